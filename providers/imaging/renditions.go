@@ -1,0 +1,215 @@
+package imaging
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/jpeg"
+	"image/png"
+	"strconv"
+)
+
+// Defaults of Options.
+const (
+	DefaultThumbnailSize = 150
+	DefaultMediumSize    = 300
+	DefaultQuality       = 82
+	DefaultMaxPixels     = 50_000_000
+)
+
+// Options configures Renditions. The zero value (or nil) means defaults.
+type Options struct {
+	// ThumbnailSize is the side of the square thumbnail crop (default 150).
+	ThumbnailSize int
+	// MediumSize is the longest side of the medium rendition (default 300).
+	MediumSize int
+	// Quality is the JPEG quality 1-100 of JPEG renditions (default 82).
+	Quality int
+	// MaxPixels refuses images with more pixels than this before decoding
+	// them (default 50 million), so that a small file claiming a huge
+	// size cannot exhaust memory.
+	MaxPixels int
+}
+
+func (o *Options) withDefaults() Options {
+	var c Options
+	if o != nil {
+		c = *o
+	}
+	if c.ThumbnailSize <= 0 {
+		c.ThumbnailSize = DefaultThumbnailSize
+	}
+	if c.MediumSize <= 0 {
+		c.MediumSize = DefaultMediumSize
+	}
+	if c.Quality <= 0 || c.Quality > 100 {
+		c.Quality = DefaultQuality
+	}
+	if c.MaxPixels <= 0 {
+		c.MaxPixels = DefaultMaxPixels
+	}
+	return c
+}
+
+// Rendition is one encoded size of an image.
+type Rendition struct {
+	// Width and Height are the rendition's pixel size.
+	Width, Height int
+	// MIMEType is the media type of Data.
+	MIMEType string
+	// Ext is the file extension without the dot.
+	Ext string
+	// Data is the encoded image.
+	Data []byte
+	// Original is true when Data is the original bytes because the image
+	// already had the rendition's size or was smaller.
+	Original bool
+}
+
+// Dimensions returns the rendition's size as "WxH".
+func (r Rendition) Dimensions() string { return Dimensions(r.Width, r.Height) }
+
+// Set is an image with its renditions and the strings a media record
+// shows.
+type Set struct {
+	// Info is the identified original.
+	Info Info
+	// Dimensions is "WxH" of the original.
+	Dimensions string
+	// Ratio is the reduced aspect ratio of the original, such as "3:2".
+	Ratio string
+	// Thumbnail is a square centre crop of ThumbnailSize (smaller when the
+	// original is smaller; never enlarged).
+	Thumbnail Rendition
+	// Medium fits MediumSize on its longest side (the original when it
+	// already fits).
+	Medium Rendition
+}
+
+// Dimensions formats a size as the specification's "WxH" string, or ""
+// when either side is not positive.
+func Dimensions(w, h int) string {
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	return strconv.Itoa(w) + "x" + strconv.Itoa(h)
+}
+
+// Ratio returns the aspect ratio w:h reduced by the greatest common
+// divisor, such as "3:2" for 1200x800 or "683:384" for 1366x768, or ""
+// when either side is not positive.
+func Ratio(w, h int) string {
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	a, b := w, h
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return strconv.Itoa(w/a) + ":" + strconv.Itoa(h/a)
+}
+
+// Renditions identifies data, decodes it and makes the thumbnail and
+// medium renditions. JPEG input gives JPEG renditions; PNG and GIF give
+// PNG (keeping transparency). It returns an error wrapping ErrFormat for
+// non-images, ErrUnsupported for WebP, ErrTooManyPixels above
+// Options.MaxPixels, and ctx.Err() when ctx is done between steps.
+func Renditions(ctx context.Context, data []byte, opts *Options) (*Set, error) {
+	o := opts.withDefaults()
+	info, err := Identify(data)
+	if err != nil {
+		return nil, err
+	}
+	s := &Set{Info: info, Dimensions: Dimensions(info.Width, info.Height), Ratio: Ratio(info.Width, info.Height)}
+	if info.Format == WebP {
+		return s, fmt.Errorf("%w: %s", ErrUnsupported, info.Format)
+	}
+	if info.Width*info.Height > o.MaxPixels {
+		return s, fmt.Errorf("%w: %dx%d", ErrTooManyPixels, info.Width, info.Height)
+	}
+	if err := ctx.Err(); err != nil {
+		return s, err
+	}
+	img, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		return s, fmt.Errorf("%w: %v", ErrFormat, err)
+	}
+	return renditionsOf(ctx, s, img, data, o)
+}
+
+// RenditionsOf is Renditions for an image whose decoded pixels the caller
+// already has (img must be the decoding of data), which saves decoding it.
+func RenditionsOf(ctx context.Context, data []byte, img image.Image, opts *Options) (*Set, error) {
+	o := opts.withDefaults()
+	info, err := Identify(data)
+	if err != nil {
+		return nil, err
+	}
+	s := &Set{Info: info, Dimensions: Dimensions(info.Width, info.Height), Ratio: Ratio(info.Width, info.Height)}
+	if b := img.Bounds(); b.Dx() != info.Width || b.Dy() != info.Height {
+		return s, fmt.Errorf("%w: pixels are %dx%d, data is %dx%d", ErrFormat, b.Dx(), b.Dy(), info.Width, info.Height)
+	}
+	if info.Format == WebP {
+		return s, fmt.Errorf("%w: %s", ErrUnsupported, info.Format)
+	}
+	return renditionsOf(ctx, s, img, data, o)
+}
+
+func renditionsOf(ctx context.Context, s *Set, img image.Image, data []byte, o Options) (*Set, error) {
+	if err := ctx.Err(); err != nil {
+		return s, err
+	}
+	info := s.Info
+	var err error
+	src := ToRGBA(img)
+	w, h := info.Width, info.Height
+
+	// Medium.
+	mw, mh := FitSize(w, h, o.MediumSize)
+	thumbSrc := src
+	if mw == w && mh == h {
+		s.Medium = Rendition{Width: w, Height: h, MIMEType: info.MIMEType, Ext: info.Ext, Data: data, Original: true}
+	} else {
+		medium := Resize(src, mw, mh)
+		if s.Medium, err = encodeRendition(medium, info.Format, o.Quality); err != nil {
+			return s, err
+		}
+		// The thumbnail is cut from the medium size when that covers it:
+		// a fraction of the work of cutting it from the original.
+		if side := min(o.ThumbnailSize, w, h); min(mw, mh) >= side {
+			thumbSrc = medium
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return s, err
+	}
+
+	// Thumbnail.
+	side := min(o.ThumbnailSize, w, h)
+	if side == w && side == h {
+		s.Thumbnail = Rendition{Width: w, Height: h, MIMEType: info.MIMEType, Ext: info.Ext, Data: data, Original: true}
+	} else if s.Thumbnail, err = encodeRendition(Cover(thumbSrc, side, side), info.Format, o.Quality); err != nil {
+		return s, err
+	}
+	return s, nil
+}
+
+func encodeRendition(m *image.RGBA, format string, quality int) (Rendition, error) {
+	r := Rendition{Width: m.Rect.Dx(), Height: m.Rect.Dy()}
+	var buf bytes.Buffer
+	var err error
+	if format == JPEG {
+		r.MIMEType, r.Ext = "image/jpeg", "jpg"
+		err = jpeg.Encode(&buf, m, &jpeg.Options{Quality: quality})
+	} else {
+		r.MIMEType, r.Ext = "image/png", "png"
+		enc := png.Encoder{CompressionLevel: png.BestSpeed}
+		err = enc.Encode(&buf, m)
+	}
+	if err != nil {
+		return Rendition{}, fmt.Errorf("imaging: encode rendition: %w", err)
+	}
+	r.Data = buf.Bytes()
+	return r, nil
+}
