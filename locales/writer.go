@@ -1,0 +1,609 @@
+package locales
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Source chooses what kind of running text a Writer produces.
+type Source string
+
+const (
+	// Lorem is classic Latin placeholder text; names, e-mail addresses and
+	// terms still follow the locale.
+	Lorem Source = "lorem"
+	// RealText is text in the locale's own language.
+	RealText Source = "realtext"
+)
+
+// HTMLOptions shapes the HTML body written by Writer.HTML.
+type HTMLOptions struct {
+	// Paragraphs is the number of paragraphs (at least 1).
+	Paragraphs int
+	// Headings inserts <h2> headings between groups of paragraphs.
+	Headings bool
+	// Lists inserts one <ul> list into the body.
+	Lists bool
+}
+
+// A Writer makes up text from a Pack with a caller's random source: the same
+// pack, source and random state give the same text. It is not safe for
+// concurrent use; make one per goroutine. Every method returns a new string
+// and allocates nothing else once the internal buffer has grown.
+type Writer struct {
+	p   *Pack
+	r   *rand.Rand
+	src Source
+	buf []byte
+	// sep separates words and sentences: the pack's for real text, a space
+	// for Latin placeholder text.
+	sep string
+}
+
+// NewWriter returns a Writer over p drawing from r. An unknown source is
+// treated as Lorem.
+func NewWriter(p *Pack, src Source, r *rand.Rand) *Writer {
+	w := &Writer{p: p, r: r, src: src, buf: make([]byte, 0, 4096), sep: " "}
+	if src != RealText {
+		w.src = Lorem
+	} else {
+		w.sep = p.textSep
+	}
+	return w
+}
+
+// Pack returns the pack the writer uses.
+func (w *Writer) Pack() *Pack { return w.p }
+
+// Source returns the text source the writer uses (Lorem or RealText).
+func (w *Writer) Source() Source { return w.src }
+
+func (w *Writer) pick(list []string) string { return list[w.r.IntN(len(list))] }
+
+func (w *Writer) between(lo, hi int) int {
+	if hi <= lo {
+		return lo
+	}
+	return lo + w.r.IntN(hi-lo+1)
+}
+
+func (w *Writer) out() string {
+	s := string(w.buf)
+	w.buf = w.buf[:0]
+	return s
+}
+
+func (w *Writer) space() { w.buf = append(w.buf, w.sep...) }
+
+// word appends one running-text word: Latin, or a noun or adjective of the
+// pack in its dictionary form.
+func (w *Writer) word() {
+	if w.src == Lorem {
+		w.buf = append(w.buf, w.pick(w.p.lorem)...)
+		return
+	}
+	g := &w.p.g
+	if w.r.IntN(3) == 0 {
+		w.buf = append(w.buf, g.adj(w.r.IntN(g.adjs()), 0)...)
+		return
+	}
+	w.buf = append(w.buf, g.noun(w.r.IntN(g.nouns()), 0)...)
+}
+
+// Words returns n words of running text without punctuation, separated as
+// the language separates words (not at all in Chinese and Japanese real
+// text), each in its dictionary form (German nouns keep their capital).
+func (w *Writer) Words(n int) string {
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			w.space()
+		}
+		w.word()
+	}
+	return w.out()
+}
+
+// appendSentence appends one sentence of about n words, capitalised and
+// closed with the language's full stop.
+func (w *Writer) appendSentence(n int) {
+	if n < 1 {
+		n = 1
+	}
+	if w.src == RealText {
+		w.appendRealSentence(n)
+		return
+	}
+	start := len(w.buf)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			if i > 3 && i < n-2 && w.r.IntN(12) == 0 {
+				w.buf = append(w.buf, ',')
+			}
+			w.buf = append(w.buf, ' ')
+		}
+		w.buf = append(w.buf, w.pick(w.p.lorem)...)
+	}
+	w.upperAt(start)
+	w.buf = append(w.buf, '.')
+}
+
+// appendRealSentence joins one to three clauses of the pack into a sentence
+// of about n words.
+func (w *Writer) appendRealSentence(n int) {
+	p := w.p
+	clauses := min(max((n+p.clauseWords/2)/p.clauseWords, 1), 3)
+	start := len(w.buf)
+	for i := 0; i < clauses; i++ {
+		if i > 0 {
+			w.buf = append(w.buf, w.pick(p.joiners)...)
+		}
+		w.appendPattern(&p.clauses[w.r.IntN(len(p.clauses))], i == clauses-1)
+	}
+	w.upperAt(start)
+	if w.r.IntN(20) == 0 {
+		w.buf = append(w.buf, p.exclaim...)
+	} else {
+		w.buf = append(w.buf, p.stop...)
+	}
+}
+
+// appendPattern renders a pattern; final chooses the verb form that ends a
+// sentence rather than one followed by another clause.
+func (w *Writer) appendPattern(pat *pattern, final bool) {
+	p := w.p
+	g := &p.g
+	for i := range pat.toks {
+		t := &pat.toks[i]
+		start := len(w.buf)
+		switch t.kind {
+		case tLit:
+			w.buf = append(w.buf, t.text...)
+		case tNP:
+			w.appendNP(&g.cases[t.idx])
+		case tVerb:
+			form := g.vJoin
+			if final {
+				form = g.vFin
+			}
+			w.buf = append(w.buf, g.verb(w.r.IntN(g.verbs()), form)...)
+		case tList:
+			w.buf = append(w.buf, w.pick(p.lists[t.idx])...)
+		case tNoun:
+			w.buf = append(w.buf, g.noun(w.r.IntN(g.nouns()), 0)...)
+		case tAdj:
+			w.buf = append(w.buf, g.adj(w.r.IntN(g.adjs()), 0)...)
+		case tQuote:
+			w.buf = append(w.buf, p.quotes[0]...)
+			w.buf = append(w.buf, w.pick(p.terms)...)
+			w.buf = append(w.buf, p.quotes[1]...)
+		}
+		switch t.mod {
+		case 'l':
+			w.lowerFrom(start)
+		case 'c':
+			w.upperAt(start)
+		}
+	}
+}
+
+// appendNP appends a noun phrase of case c: a noun, a determiner that agrees
+// with its class, and sometimes an adjective in the form the determiner
+// asks for, in the language's order.
+func (w *Writer) appendNP(c *npCase) {
+	g := &w.p.g
+	ni := w.r.IntN(g.nouns())
+	dets := c.byClass[g.nounClass[ni]]
+	d := &dets[w.r.IntN(len(dets))]
+	noun := g.noun(ni, int(d.noun))
+	adj := ""
+	if d.adj >= 0 && (d.adjReq || w.r.IntN(100) < g.adjChance) {
+		adj = g.adj(w.r.IntN(g.adjs()), int(d.adj))
+	}
+	first, second := noun, adj
+	if g.adjBefore && adj != "" {
+		first, second = adj, noun
+	}
+	if d.word != "" {
+		word := d.word
+		if d.elided != "" && w.startsWithVowel(first) {
+			word = d.elided
+		}
+		w.buf = append(w.buf, word...)
+		if word[len(word)-1] != '\'' {
+			w.space()
+		}
+	}
+	w.buf = append(w.buf, first...)
+	if second != "" {
+		w.space()
+		w.buf = append(w.buf, second...)
+	}
+}
+
+func (w *Writer) startsWithVowel(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	r = unicode.ToLower(r)
+	for _, v := range w.p.g.vowels {
+		if v == r {
+			return true
+		}
+	}
+	return false
+}
+
+// upperAt upper-cases the letter at w.buf[i], following Turkish casing
+// where the pack asks for it (i gives İ).
+func (w *Writer) upperAt(i int) {
+	if i >= len(w.buf) {
+		return
+	}
+	c := w.buf[i]
+	if c == '\'' && i+2 < len(w.buf) && w.buf[i+1] == 's' && w.buf[i+2] == ' ' {
+		// Dutch "'s ochtends" opens a sentence as "'s Ochtends".
+		w.upperAt(i + 3)
+		return
+	}
+	if c < utf8.RuneSelf && !w.p.turkish {
+		if 'a' <= c && c <= 'z' {
+			w.buf[i] = c - ('a' - 'A')
+		}
+		return
+	}
+	r, size := utf8.DecodeRune(w.buf[i:])
+	u := unicode.ToUpper(r)
+	if w.p.turkish {
+		u = unicode.TurkishCase.ToUpper(r)
+	}
+	w.replaceRune(i, size, r, u)
+}
+
+// lowerAt lower-cases the letter at w.buf[i].
+func (w *Writer) lowerAt(i int) {
+	if i >= len(w.buf) {
+		return
+	}
+	c := w.buf[i]
+	if c < utf8.RuneSelf && !w.p.turkish {
+		if 'A' <= c && c <= 'Z' {
+			w.buf[i] = c + ('a' - 'A')
+		}
+		return
+	}
+	r, size := utf8.DecodeRune(w.buf[i:])
+	l := unicode.ToLower(r)
+	if w.p.turkish {
+		l = unicode.TurkishCase.ToLower(r)
+	}
+	w.replaceRune(i, size, r, l)
+}
+
+// lowerFrom lower-cases every letter from w.buf[i] on.
+func (w *Writer) lowerFrom(i int) {
+	for i < len(w.buf) {
+		w.lowerAt(i)
+		_, n := utf8.DecodeRune(w.buf[i:])
+		i += n
+	}
+}
+
+func (w *Writer) replaceRune(i, size int, old, r rune) {
+	if r == old {
+		return
+	}
+	var tmp [utf8.UTFMax]byte
+	n := utf8.EncodeRune(tmp[:], r)
+	if n == size {
+		copy(w.buf[i:], tmp[:n])
+		return
+	}
+	w.buf = slices.Replace(w.buf, i, i+size, tmp[:n]...)
+}
+
+// Sentence returns one sentence of about min to max words.
+func (w *Writer) Sentence(min, max int) string {
+	w.appendSentence(w.between(min, max))
+	return w.out()
+}
+
+func (w *Writer) appendParagraphText(sentences int) {
+	for i := 0; i < sentences; i++ {
+		if i > 0 {
+			w.space()
+		}
+		w.appendSentence(w.between(6, 16))
+	}
+}
+
+// Paragraph returns one paragraph of min to max sentences, as plain text.
+func (w *Writer) Paragraph(min, max int) string {
+	w.appendParagraphText(w.between(min, max))
+	return w.out()
+}
+
+// appendTitle appends a title: a title pattern of the pack (real text) or
+// lo to hi Latin words, cased by the locale's rule.
+func (w *Writer) appendTitle(lo, hi int) {
+	start := len(w.buf)
+	if w.src == RealText {
+		w.appendPattern(&w.p.titles[w.r.IntN(len(w.p.titles))], true)
+	} else {
+		for i, n := 0, w.between(lo, hi); i < n; i++ {
+			if i > 0 {
+				w.space()
+			}
+			w.word()
+		}
+	}
+	if w.p.titleCase {
+		w.titleCaseFrom(start)
+	} else {
+		w.upperAt(start)
+	}
+}
+
+// Title returns a title without closing punctuation: title case in English
+// ("The Quiet Garden of the Old House"), sentence case elsewhere ("Le
+// jardin tranquille").
+func (w *Writer) Title() string {
+	w.appendTitle(3, 8)
+	return w.out()
+}
+
+// titleCaseFrom capitalises every word from w.buf[start:] except short
+// function words that are neither first nor last.
+func (w *Writer) titleCaseFrom(start int) {
+	for i := start; i < len(w.buf); {
+		for i < len(w.buf) && w.buf[i] == ' ' {
+			i++
+		}
+		j := i
+		for j < len(w.buf) && w.buf[j] != ' ' {
+			j++
+		}
+		if i == j {
+			break
+		}
+		if i == start || j == len(w.buf) || !minorWord(string(w.buf[i:j])) {
+			w.upperAt(i)
+			for j < len(w.buf) && w.buf[j] != ' ' {
+				j++
+			}
+		}
+		i = j
+	}
+}
+
+// minorWord reports the English words that stay lower case inside a title.
+func minorWord(s string) bool {
+	switch s {
+	case "a", "an", "the", "and", "but", "or", "nor", "for", "so", "yet",
+		"as", "at", "by", "in", "of", "off", "on", "per", "to", "up", "via",
+		"with", "from", "into", "onto", "over", "near":
+		return true
+	}
+	return false
+}
+
+// Excerpt returns a one- or two-sentence summary of 8 to 20 words each.
+func (w *Writer) Excerpt() string {
+	n := w.between(1, 2)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			w.space()
+		}
+		w.appendSentence(w.between(8, 20))
+	}
+	return w.out()
+}
+
+// Comment returns the text of a reader comment: one to four sentences, in
+// real text sometimes opened by a typical reader's remark.
+func (w *Writer) Comment() string {
+	n := w.between(1, 4)
+	if w.src == RealText && len(w.p.openers) > 0 && w.r.IntN(3) == 0 {
+		w.appendPattern(&w.p.openers[w.r.IntN(len(w.p.openers))], true)
+		n--
+		if n > 0 {
+			w.space()
+		}
+	}
+	w.appendParagraphText(n)
+	return w.out()
+}
+
+// Bio returns a short biographical description of two or three sentences.
+func (w *Writer) Bio() string {
+	if w.src == Lorem {
+		w.appendParagraphText(w.between(2, 3))
+		return w.out()
+	}
+	w.appendPattern(&w.p.bios[w.r.IntN(len(w.p.bios))], true)
+	if w.r.IntN(2) == 0 {
+		w.space()
+		w.appendSentence(w.between(6, 12))
+	}
+	return w.out()
+}
+
+// HTML returns an HTML body of o.Paragraphs paragraphs (<p>), with <h2>
+// headings before every second or third paragraph when o.Headings is set and
+// one <ul> list of three to six items when o.Lists is set. Every element
+// sits on its own line.
+func (w *Writer) HTML(o HTMLOptions) string {
+	n := o.Paragraphs
+	if n < 1 {
+		n = 1
+	}
+	listAt := -1
+	if o.Lists {
+		listAt = w.r.IntN(n)
+	}
+	nextHeading := 0
+	for i := 0; i < n; i++ {
+		if o.Headings && i == nextHeading && (i > 0 || n > 2) {
+			w.buf = append(w.buf, "<h2>"...)
+			w.appendTitle(2, 5)
+			w.buf = append(w.buf, "</h2>\n"...)
+			nextHeading = i + w.between(2, 3)
+		}
+		w.buf = append(w.buf, "<p>"...)
+		w.appendParagraphText(w.between(3, 6))
+		w.buf = append(w.buf, "</p>\n"...)
+		if i == listAt {
+			w.buf = append(w.buf, "<ul>\n"...)
+			for j, k := 0, w.between(3, 6); j < k; j++ {
+				w.buf = append(w.buf, "<li>"...)
+				start := len(w.buf)
+				if w.src == RealText {
+					w.appendPattern(&w.p.clauses[w.r.IntN(len(w.p.clauses))], true)
+				} else {
+					for m, words := 0, w.between(2, 6); m < words; m++ {
+						if m > 0 {
+							w.space()
+						}
+						w.word()
+					}
+				}
+				w.upperAt(start)
+				w.buf = append(w.buf, "</li>\n"...)
+			}
+			w.buf = append(w.buf, "</ul>\n"...)
+		}
+	}
+	return w.out()
+}
+
+// TermName returns a name for a category or tag of the locale: usually one
+// term ("Reisen"), sometimes two joined by the language's "and" ("Reisen und
+// Musik", "Voyages et musique"). Its slug is Pack.Slug of the name.
+func (w *Writer) TermName() string {
+	p := w.p
+	w.buf = append(w.buf, w.pick(p.terms)...)
+	if w.r.IntN(4) == 0 {
+		second := w.pick(p.terms)
+		join := p.termJoin
+		if p.termJoinAlt != "" && altJoin(second, p.termJoinAltOn) {
+			join = p.termJoinAlt
+		}
+		w.buf = append(w.buf, join...)
+		start := len(w.buf)
+		w.buf = append(w.buf, second...)
+		if p.termLower {
+			w.lowerAt(start)
+		}
+	}
+	return w.out()
+}
+
+// altJoin reports whether word starts with one of the prefixes that take
+// the other form of "and" (Spanish "e" before "i", "hi" but not "hie").
+func altJoin(word string, prefixes []string) bool {
+	for _, pre := range prefixes {
+		if len(word) < len(pre) || !equalFoldPrefix(word, pre) {
+			continue
+		}
+		rest := word[len(pre):]
+		if r, _ := utf8.DecodeRuneInString(rest); r == 'e' || r == 'a' || r == 'o' {
+			if pre != "i" && pre != "I" {
+				continue
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func equalFoldPrefix(s, prefix string) bool {
+	for _, pr := range prefix {
+		r, n := utf8.DecodeRuneInString(s)
+		if unicode.ToLower(r) != unicode.ToLower(pr) {
+			return false
+		}
+		s = s[n:]
+	}
+	return true
+}
+
+// Person is a made-up person's name.
+type Person struct {
+	First, Last string
+	// Display is the full name in the locale's order and spacing: "Anna
+	// Schmidt", "山田太郎".
+	Display string
+}
+
+// Person returns a made-up name of the locale: a female or male given name
+// and a family name in the matching form (Kowalska, Иванова).
+func (w *Writer) Person() Person {
+	p := w.p
+	var person Person
+	fi := 0
+	if w.r.IntN(2) == 0 {
+		person.First = w.pick(p.female)
+		fi = w.r.IntN(len(p.familyF))
+		person.Last = p.familyF[fi]
+	} else {
+		person.First = w.pick(p.male)
+		fi = w.r.IntN(len(p.familyM))
+		person.Last = p.familyM[fi]
+	}
+	a, b := person.First, person.Last
+	if p.familyFirst {
+		a, b = b, a
+	}
+	w.buf = append(w.buf, a...)
+	w.buf = append(w.buf, p.nameSep...)
+	w.buf = append(w.buf, b...)
+	person.Display = w.out()
+	return person
+}
+
+// City returns a city name of the locale.
+func (w *Writer) City() string { return w.pick(w.p.cities) }
+
+// Domain returns a mail or web domain for made-up addresses. Only reserved
+// example and test domains are used (RFC 2606), so nothing generated ever
+// reaches a real mailbox or site.
+func (w *Writer) Domain() string { return w.pick(w.p.domains) }
+
+// appendLocal appends "first.last" in ASCII and n when positive.
+func (w *Writer) appendLocal(p Person, n int) {
+	start := len(w.buf)
+	w.buf = appendFold(w.buf, w.p, p.First, false)
+	if len(w.buf) > start {
+		w.buf = append(w.buf, '.')
+	}
+	w.buf = appendFold(w.buf, w.p, p.Last, false)
+	if len(w.buf) == start {
+		w.buf = append(w.buf, "user"...)
+	}
+	if w.buf[len(w.buf)-1] == '.' {
+		w.buf = w.buf[:len(w.buf)-1]
+	}
+	if n > 0 {
+		w.buf = strconv.AppendInt(w.buf, int64(n), 10)
+	}
+}
+
+// Email returns an ASCII e-mail address built from a person's name under
+// the locale's transliteration ("juergen.mueller", "taro.yamada") and n, a
+// number the caller uses to keep addresses unique (0 leaves it out).
+func (w *Writer) Email(p Person, n int) string {
+	w.appendLocal(p, n)
+	w.buf = append(w.buf, '@')
+	w.buf = append(w.buf, w.Domain()...)
+	return w.out()
+}
+
+// Login returns an ASCII login name from a person's name and n (0 leaves it
+// out), as Email builds its local part.
+func (w *Writer) Login(p Person, n int) string {
+	w.appendLocal(p, n)
+	return w.out()
+}
+
+// Quote returns s in the locale's quotation marks (see Pack.Quote).
+func (w *Writer) Quote(s string) string { return w.p.Quote(s) }
