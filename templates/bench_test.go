@@ -1,0 +1,96 @@
+package templates_test
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"testing"
+
+	"github.com/contentgen/contentgen/templates"
+)
+
+// benchFields is a custom post type with 15 custom fields, 2 of them
+// relations.
+func benchFields() []templates.Field {
+	return []templates.Field{
+		{Name: "isbn", Type: "text", Required: true, DetectedType: "isbn", MaxLength: 17},
+		{Name: "subtitle", Type: "text", MaxLength: 80},
+		{Name: "blurb", Type: "textarea", MaxLength: 280},
+		{Name: "price", Type: "number", Min: f64(0.99), Max: f64(99.99), Step: f64(0.01), DetectedType: "price"},
+		{Name: "pages", Type: "number", Min: f64(40), Max: f64(1200)},
+		{Name: "rating", Type: "range", Min: f64(1), Max: f64(5), Step: f64(0.5)},
+		{Name: "format", Type: "select", Choices: genreChoices},
+		{Name: "genres", Type: "checkbox", Choices: genreChoices},
+		{Name: "in_print", Type: "true_false"},
+		{Name: "published", Type: "date_picker", ReturnFormat: "Y-m-d"},
+		{Name: "contact", Type: "email"},
+		{Name: "website", Type: "url"},
+		{Name: "spine", Type: "color_picker"},
+		{Name: "authors", Type: "relationship", PostTypes: []string{"author"}, Min: f64(1), Max: f64(2)},
+		{Name: "publisher", Type: "post_object", PostTypes: []string{"publisher"}},
+	}
+}
+
+// BenchmarkFill500Posts fills the 15 custom fields of 500 posts, relations
+// resolved, as one generation run does.
+func BenchmarkFill500Posts(b *testing.B) {
+	fields := benchFields()
+	b.ReportAllocs()
+	for b.Loop() {
+		g := newFiller(1, &templates.FillOptions{Lookup: sitePools})
+		for range 500 {
+			_ = g.Fill(fields, nil)
+		}
+	}
+}
+
+// BenchmarkFillFloor is the floor for one post: one random draw and one
+// small string or number per field stored in a map, nothing else.
+func BenchmarkFillFloor(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	fields := benchFields()
+	b.ReportAllocs()
+	for b.Loop() {
+		m := make(map[string]any, len(fields))
+		for i := range fields {
+			m[fields[i].Name] = strconv.Itoa(r.IntN(1000))
+		}
+	}
+}
+
+// BenchmarkFillPost is one post of BenchmarkFill500Posts.
+func BenchmarkFillPost(b *testing.B) {
+	fields := benchFields()
+	g := newFiller(1, &templates.FillOptions{Lookup: sitePools})
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = g.Fill(fields, nil)
+	}
+}
+
+// BenchmarkValue measures one value per field type.
+func BenchmarkValue(b *testing.B) {
+	fields := append(benchFields(),
+		templates.Field{Name: "review", Type: "wysiwyg"},
+		templates.Field{Name: "schedule", Type: "repeater", SubFields: []templates.Field{{Name: "t", Type: "time_picker"}, {Name: "s", Type: "text"}}},
+		templates.Field{Name: "venue", Type: "google_map"},
+	)
+	for i := range fields {
+		f := &fields[i]
+		b.Run(f.Type+"/"+f.Name, func(b *testing.B) {
+			g := newFiller(1, &templates.FillOptions{Lookup: sitePools})
+			b.ReportAllocs()
+			for b.Loop() {
+				_, _ = g.Value(f, nil)
+			}
+		})
+	}
+}
+
+// BenchmarkDetect measures detection of one field name.
+func BenchmarkDetect(b *testing.B) {
+	f := templates.Field{Key: "field_5f8a1c2b", Name: "billing_email_address", Label: "E-Mail-Adresse", Type: "text"}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = templates.Detect(&f)
+	}
+}

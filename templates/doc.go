@@ -1,0 +1,68 @@
+// Package templates holds saved generation configurations (templates), the
+// field and taxonomy configuration they carry, and what makes generation
+// field-aware: custom field definitions from field adapters, semantic
+// detection of what a field means, value generation that respects each
+// field's settings, and the dependencies between post types.
+//
+// The package imports nothing from the rest of the module.
+//
+// # Templates
+//
+// A Template is a named FieldConfig and TaxonomyConfig for one post type;
+// its JSON form is the record of the service's template endpoints
+// (MarshalJSON, Summary for list entries). A Store keeps templates:
+// creation and updates validate their input and report a *ParamError
+// naming the parameter (errors.Is(err, ErrInvalid)); unknown ids give
+// ErrNotFound. At most one template per post type is the default; the post
+// type never changes after creation; system (starter) templates are
+// installed with Store.EnsureSystem and are read-only. A variant stores
+// only the settings it overrides (see DiffFieldConfig) and Store.Effective
+// merges it over its parents (MergeFieldConfig); deleting a template
+// deletes its variants. MemStore is a complete in-memory Store, and
+// templatetest is the conformance suite every Store runs.
+//
+// ExportTemplates and ImportTemplates move templates between sites in the
+// "1.0" export format; ParseImport decodes an import body item by item so
+// that one broken item is reported, not fatal.
+//
+// # Stale templates
+//
+// When a template is saved, the caller passes the Signature of the post
+// type's fields (SignatureOf). Stale lists templates whose post type's
+// fields have changed since; Status and MarkSeen keep the "fields changed"
+// notice of the sync endpoints, remembered by the Store's SyncMark.
+//
+// # Fields and adapters
+//
+// A FieldAdapter reports field groups (Field definitions, ACF's field
+// types and settings) and relations for post types. CodeAdapter serves
+// groups registered in code; the acfjson subpackage reads ACF local JSON
+// files. A Registry combines adapters: when several define a post type,
+// the primary adapter's definitions win.
+//
+// # Detection
+//
+// Detect finds a field's semantic type (one of SemanticTypes: email,
+// phone, price, city, isbn, ...) from its name, label, key, instructions
+// and type, offline, in English, German, French, Spanish, Italian, Dutch,
+// Portuguese and Polish. DetectionCache keeps detections per post type.
+// SemanticFits checks an AI detector's answers.
+//
+// # Values
+//
+// A Filler makes the values of one generation run from a *math/rand/v2.Rand
+// and a TextSource (a locales.Writer, via localetext for person names, or
+// LoremText): mode none, choose (random or rotating across the run) and
+// create (type-aware, honouring min/max/step, choices, multiple, return
+// formats, maxlength; required fields are never left empty). Relational
+// fields yield Refs that a Lookup of existing ids resolves; CollectRefs
+// tells how many objects of which types a batch needs. The same seed gives
+// the same values.
+//
+// # Dependencies
+//
+// AnalyzeDependencies lists the relational fields and relations of a post
+// type with their target post types, as the dependencies endpoint reports
+// them; RelatedToCreate says how many related posts a batch should
+// auto-create for a target.
+package templates

@@ -1,0 +1,149 @@
+package templates_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"time"
+
+	"github.com/contentgen/contentgen/templates"
+)
+
+// A variant stores only what it overrides and is merged over its parent
+// when generation asks for the effective configuration.
+func ExampleMemStore_CreateVariant() {
+	ctx := context.Background()
+	store := templates.NewMemStore(nil)
+	books, _ := store.Create(ctx, templates.Input{
+		Name: "Books", PostType: "book", IsDefault: true,
+		FieldConfig: templates.FieldConfig{CustomFields: map[string]templates.FieldSetting{
+			"price":  {Mode: templates.ModeCreate, Create: &templates.CreateOptions{Min: templates.Ptr(5.0), Max: templates.Ptr(40.0)}},
+			"format": {Mode: templates.ModeChoose, Choose: &templates.ChooseOptions{Values: []any{"hardcover", "ebook"}}},
+		}},
+	})
+	free, _ := store.CreateVariant(ctx, books.ID, templates.Patch{
+		Name: templates.Ptr("Free e-books"),
+		FieldConfig: &templates.FieldConfig{CustomFields: map[string]templates.FieldSetting{
+			"price": {Mode: templates.ModeNone},
+		}},
+	})
+	stored, _ := store.Get(ctx, free.ID)
+	effective, _ := store.Effective(ctx, free.ID)
+	fmt.Println("stored overrides:", len(stored.FieldConfig.CustomFields), "linked to", stored.LinkedParents[0].Name)
+	fmt.Println("effective price mode:", effective.FieldConfig.CustomFields["price"].Mode)
+	fmt.Println("effective format mode:", effective.FieldConfig.CustomFields["format"].Mode)
+
+	res, _ := store.Delete(ctx, books.ID, 0)
+	fmt.Println("variants deleted with the parent:", res.VariantsDeleted)
+	// Output:
+	// stored overrides: 1 linked to Books
+	// effective price mode: none
+	// effective format mode: choose
+	// variants deleted with the parent: 1
+}
+
+// Missing parameters come back as a *ParamError naming the parameter, for
+// a 400 invalid_parameter response.
+func ExampleParamError() {
+	_, err := templates.NewMemStore(nil).Create(context.Background(), templates.Input{Name: "Books"})
+	var pe *templates.ParamError
+	if errors.As(err, &pe) {
+		fmt.Println(pe.Param, "-", pe.Message, "-", errors.Is(err, templates.ErrInvalid))
+	}
+	// Output: post_type - post_type is required - true
+}
+
+// Detection works offline on names, labels and types in several languages.
+func ExampleDetect() {
+	for _, f := range []templates.Field{
+		{Name: "billing_email", Type: "text"},
+		{Name: "Postleitzahl", Type: "text"},
+		{Name: "prix", Type: "number"},
+		{Name: "field_5f8a1c", Label: "Número de teléfono", Type: "text"},
+		{Name: "birthday", Type: "date_picker"},
+		{Name: "product_name", Type: "text"},
+	} {
+		d := templates.Detect(&f)
+		fmt.Printf("%-14s %-12q %.2f %s\n", f.Name, d.Type, d.Confidence, d.Source)
+	}
+	// Output:
+	// billing_email  "email"      0.83 name
+	// Postleitzahl   "postcode"   0.95 name
+	// prix           "price"      0.95 name
+	// field_5f8a1c   "phone"      0.92 label
+	// birthday       "birth_date" 0.95 name
+	// product_name   ""           0.00
+}
+
+// A Filler makes values that follow each field's settings; relational
+// fields resolve against the ids a Lookup supplies. The same seed gives the
+// same values.
+func ExampleFiller() {
+	fields := templates.DetectFields([]templates.Field{
+		{Name: "isbn", Type: "text", Required: true},
+		{Name: "price", Type: "number", Min: templates.Ptr(5.0), Max: templates.Ptr(40.0), Step: templates.Ptr(0.5)},
+		{Name: "format", Type: "select", Choices: []templates.Choice{{Value: "hardcover", Label: "Hardcover"}, {Value: "ebook", Label: "E-book"}}},
+		{Name: "published", Type: "date_picker", ReturnFormat: "Y-m-d"},
+		{Name: "author", Type: "post_object", PostTypes: []string{"author"}},
+	})
+	authors := templates.LookupFunc(func(kind templates.RefKind, targets []string) []int64 { return []int64{7, 8, 9} })
+	settings := map[string]templates.FieldSetting{
+		"format": {Mode: templates.ModeChoose, Choose: &templates.ChooseOptions{Values: []any{"hardcover", "ebook"}, SelectionMode: templates.SelectionRotate}},
+	}
+	r := rand.New(rand.NewPCG(42, 42))
+	g := templates.NewFiller(r, nil, &templates.FillOptions{Lookup: authors, Now: time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)})
+	for range 2 {
+		v := g.Fill(fields, settings)
+		out, _ := json.Marshal(v)
+		fmt.Println(string(out))
+	}
+	// Output:
+	// {"author":9,"format":"hardcover","isbn":"978-6-3659-2278-2","price":22.5,"published":"2024-07-18"}
+	// {"author":7,"format":"ebook","isbn":"978-1-3969-4230-3","price":12,"published":"2025-02-12"}
+}
+
+// The dependency report of a post type lists its relational fields and the
+// post types they need, with what the caller knows about those.
+func ExampleAnalyzeDependencies() {
+	fields := []templates.Field{
+		{Name: "book_author", Type: "relationship", PostTypes: []string{"author"}, Required: true},
+		{Name: "publisher", Type: "post_object", PostTypes: []string{"publisher"}},
+	}
+	rep := templates.AnalyzeDependencies("book", fields, nil, func(pt string) templates.TargetInfo {
+		return templates.TargetInfo{Label: map[string]string{"author": "Author", "publisher": "Publisher"}[pt], ExistingCount: 3}
+	})
+	enc := json.NewEncoder(os.Stdout)
+	enc.Encode(rep.Dependencies[0])
+	enc.Encode(rep.UniqueTargets["author"])
+	fmt.Println("author posts to auto-create for 20 books:", templates.RelatedToCreate(rep.Dependencies[0].Cardinality, 20, 3))
+	// Output:
+	// {"field_name":"book_author","field_type":"relationship","target_post_types":["author"],"target_labels":{"author":"Author"},"is_multiple":true,"source":"field","cardinality":"many_to_many","required":true}
+	// {"label":"Author","plural_label":"Author","existing_count":3,"has_template":false,"template_name":null,"is_required":true,"required_by_fields":["book_author"]}
+	// author posts to auto-create for 20 books: 7
+}
+
+// Export writes templates without ids; import reports each item.
+func ExampleExportTemplates() {
+	ctx := context.Background()
+	store := templates.NewMemStore(nil)
+	store.Create(ctx, templates.Input{Name: "Books", PostType: "book"})
+	exp, _ := templates.ExportTemplates(ctx, store, templates.ExportSelection{PostType: "book"}, time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC))
+	out, _ := json.Marshal(exp)
+	fmt.Println(string(out))
+
+	body := []byte(`{"templates":[{"name":"Books","post_type":"book"},{"name":"Broken"}]}`)
+	items, _ := templates.ParseImport(body)
+	res, _ := templates.ImportTemplates(ctx, templates.NewMemStore(nil), items, nil)
+	fmt.Println(res.Message())
+	for _, r := range res.Results {
+		fmt.Printf("success=%v name=%q id=%d error=%q\n", r.Success, r.Name, r.ID, r.Error)
+	}
+	// Output:
+	// {"templates":[{"name":"Books","description":"","post_type":"book","field_config":{},"taxonomy_config":{}}],"count":1,"version":"1.0","exported":"2025-01-02 03:04:05"}
+	// Imported 1 template, 1 failed.
+	// success=true name="Books" id=1 error=""
+	// success=false name="Broken" id=0 error="post_type is required"
+}

@@ -1,0 +1,194 @@
+package templates_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/contentgen/contentgen/templates"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+// golden compares got (indented JSON) with testdata/name, or rewrites it
+// with -update.
+func golden(t *testing.T, name string, v any) {
+	t.Helper()
+	got, err := json.MarshalIndent(v, "", "  ")
+	require.NoError(t, err)
+	got = append(got, '\n')
+	path := filepath.Join("testdata", name)
+	if *update {
+		require.NoError(t, os.WriteFile(path, got, 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test -update to create %s", path)
+	require.Equal(t, string(want), string(got))
+}
+
+// keysAndTypes returns the JSON keys of an object with the JSON type of
+// each value.
+func keysAndTypes(t *testing.T, v any) map[string]string {
+	t.Helper()
+	data, err := json.Marshal(v)
+	require.NoError(t, err)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(data, &m))
+	out := map[string]string{}
+	for k, v := range m {
+		switch v.(type) {
+		case string:
+			out[k] = "string"
+		case float64:
+			out[k] = "number"
+		case bool:
+			out[k] = "boolean"
+		case []any:
+			out[k] = "array"
+		case map[string]any:
+			out[k] = "object"
+		default:
+			out[k] = "null"
+		}
+	}
+	return out
+}
+
+func fixtureStore(t *testing.T) (*templates.MemStore, templates.Template, templates.Template) {
+	t.Helper()
+	ctx := context.Background()
+	clock := &fakeClock{t: time.Date(2025, 2, 3, 4, 5, 6, 0, time.UTC)}
+	s := templates.NewMemStore(clock.Now)
+	parent, err := s.Create(ctx, templates.Input{
+		Name: "Books", Description: "Complete book records", PostType: "book", IsDefault: true,
+		FieldConfig: templates.FieldConfig{
+			CoreFields: map[string]templates.FieldSetting{"post_title": {Mode: templates.ModeCreate, Create: &templates.CreateOptions{Method: templates.MethodWords, WordCountMin: 3, WordCountMax: 7}}},
+			CustomFields: map[string]templates.FieldSetting{
+				"price":  {Mode: templates.ModeCreate, FieldType: "number", Create: &templates.CreateOptions{Min: templates.Ptr(5.0), Max: templates.Ptr(40.0), DecimalPlaces: 2}},
+				"format": {Mode: templates.ModeChoose, FieldType: "select", Choose: &templates.ChooseOptions{Values: []any{"hardcover", "ebook"}, SelectionMode: templates.SelectionRandom}},
+			},
+		},
+		TaxonomyConfig: templates.TaxonomyConfig{"genre": {Mode: templates.ModeCreate, CountMin: templates.Ptr(1), CountMax: templates.Ptr(2), UseExisting: true}},
+	})
+	require.NoError(t, err)
+	clock.Advance(time.Hour)
+	variant, err := s.CreateVariant(ctx, parent.ID, templates.Patch{Name: templates.Ptr("Free books"), FieldConfig: &templates.FieldConfig{
+		CustomFields: map[string]templates.FieldSetting{"price": {Mode: templates.ModeNone}},
+	}})
+	require.NoError(t, err)
+	return s, parent, variant
+}
+
+func TestTemplateJSON(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, parent, variant := fixtureStore(t)
+
+	single, err := s.Get(ctx, parent.ID)
+	require.NoError(t, err)
+	golden(t, "template.json", single)
+	require.Equal(t, map[string]string{
+		"id": "number", "name": "string", "description": "string", "post_type": "string",
+		"is_default": "boolean", "is_system": "boolean", "field_config": "object", "taxonomy_config": "object",
+		"linked_parents": "array", "created_at": "string", "updated_at": "string",
+	}, keysAndTypes(t, single), "the spec's template record")
+
+	v, err := s.Get(ctx, variant.ID)
+	require.NoError(t, err)
+	golden(t, "template_variant.json", v)
+
+	list, err := s.List(ctx, templates.Filter{})
+	require.NoError(t, err)
+	types := keysAndTypes(t, templates.Summary(list[0]))
+	require.NotContains(t, types, "field_config", "list records leave out field_config")
+	require.NotContains(t, types, "linked_parents")
+	require.Equal(t, "object", types["taxonomy_config"])
+
+	plain := keysAndTypes(t, list[0])
+	require.NotContains(t, plain, "linked_parents", "linked_parents appear on single reads only")
+
+	empty, err := json.Marshal(templates.Template{ID: 1, Name: "x", PostType: "post"})
+	require.NoError(t, err)
+	require.Contains(t, string(empty), `"taxonomy_config":{}`)
+	require.Contains(t, string(empty), `"field_config":{}`)
+
+	var back templates.Template
+	require.NoError(t, json.Unmarshal(mustJSON(t, single), &back))
+	require.Equal(t, single, back, "a record reads back as written")
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	data, err := json.Marshal(v)
+	require.NoError(t, err)
+	return data
+}
+
+func TestExportJSON(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _, _ := fixtureStore(t)
+	exp, err := templates.ExportTemplates(ctx, s, templates.ExportSelection{}, time.Date(2025, 6, 7, 8, 9, 10, 0, time.UTC))
+	require.NoError(t, err)
+	golden(t, "export.json", exp)
+	require.Equal(t, map[string]string{"templates": "array", "count": "number", "version": "string", "exported": "string"}, keysAndTypes(t, exp))
+	require.Equal(t, map[string]string{
+		"name": "string", "description": "string", "post_type": "string", "field_config": "object", "taxonomy_config": "object",
+	}, keysAndTypes(t, exp.Templates[0]), "exports carry no ids")
+
+	// The export file imports back item by item.
+	items, err := templates.ParseImport(mustJSON(t, exp))
+	require.NoError(t, err)
+	require.Len(t, items, 2)
+	var back templates.Export
+	require.NoError(t, json.Unmarshal(mustJSON(t, exp), &back))
+	require.Equal(t, exp, back)
+}
+
+func TestParseImport(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	body := []byte(`{"templates":[
+		{"name":"Good","post_type":"book","field_config":{"custom_fields":{"price":{"mode":"none"}}}},
+		"not an object",
+		{"name":"Bad mode","post_type":"book","field_config":{"custom_fields":{"price":{"mode":"sometimes"}}}},
+		{"name":"Wrong type","post_type":7},
+		{"post_type":"book"}
+	]}`)
+	items, err := templates.ParseImport(body)
+	require.NoError(t, err)
+	require.Len(t, items, 5)
+	require.NoError(t, items[0].Err)
+	require.Error(t, items[1].Err)
+	require.Error(t, items[3].Err)
+	require.Equal(t, "Wrong type", items[3].Template.Name, "the name of a broken item is kept for the report")
+
+	s := templates.NewMemStore(nil)
+	res, err := templates.ImportTemplates(ctx, s, items, func(string) templates.Signature { return templates.Signature{"price:number"} })
+	require.NoError(t, err)
+	require.Equal(t, 1, res.Imported)
+	require.Equal(t, 4, res.Failed)
+	require.Equal(t, "Imported 1 template, 4 failed.", res.Message())
+	require.Equal(t, "templates[2].field_config.custom_fields.price.mode", res.Results[2].Param)
+	require.Equal(t, "templates[4].name", res.Results[4].Param)
+	list, err := s.List(ctx, templates.Filter{})
+	require.NoError(t, err)
+	require.Len(t, list, 1, "invalid items are never half-imported")
+	require.Equal(t, templates.Signature{"price:number"}, list[0].FieldSignature, "imports record the current field signature")
+	require.Equal(t, map[string]string{"success": "boolean", "name": "string", "id": "number"}, keysAndTypes(t, res.Results[0]))
+
+	for _, bad := range []string{`{}`, `[]`, `{"templates":{}}`, `{"templates":null}`, `nope`} {
+		_, err := templates.ParseImport([]byte(bad))
+		var pe *templates.ParamError
+		require.ErrorAs(t, err, &pe, bad)
+		require.Equal(t, "templates", pe.Param)
+	}
+	require.True(t, bytes.Contains(mustJSON(t, res), []byte(`"results"`)))
+}

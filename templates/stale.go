@@ -1,0 +1,188 @@
+package templates
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Signature describes a post type's custom fields for stale detection: the
+// sorted entries "name:type" (with "!" appended for required fields) of
+// every field, sub-fields included (see Flatten). Two signatures are equal
+// when the fields a template can configure are the same.
+type Signature []string
+
+// SignatureOf returns the signature of fields. It is never nil, so a post
+// type without fields has an empty, recorded signature.
+func SignatureOf(fields []Field) Signature {
+	flat := Flatten(fields)
+	sig := make(Signature, 0, len(flat))
+	for _, f := range flat {
+		e := f.Name + ":" + f.Type
+		if f.Required {
+			e += "!"
+		}
+		sig = append(sig, e)
+	}
+	slices.Sort(sig)
+	return slices.Compact(sig)
+}
+
+// Equal reports whether s and o list the same entries.
+func (s Signature) Equal(o Signature) bool { return slices.Equal(s, o) }
+
+// Diff compares s (the saved signature) with cur (the current one) by field
+// name: added are names only in cur, removed names only in s, changed
+// names whose type or required flag differ. Each list is sorted.
+func (s Signature) Diff(cur Signature) (added, removed, changed []string) {
+	old, now := s.byName(), cur.byName()
+	for name, e := range now {
+		o, ok := old[name]
+		switch {
+		case !ok:
+			added = append(added, name)
+		case o != e:
+			changed = append(changed, name)
+		}
+	}
+	for name := range old {
+		if _, ok := now[name]; !ok {
+			removed = append(removed, name)
+		}
+	}
+	slices.Sort(added)
+	slices.Sort(removed)
+	slices.Sort(changed)
+	return added, removed, changed
+}
+
+func (s Signature) byName() map[string]string {
+	m := make(map[string]string, len(s))
+	for _, e := range s {
+		name, _, _ := strings.Cut(e, ":")
+		m[name] = e
+	}
+	return m
+}
+
+// StaleTemplate is a template whose post type's fields changed since it
+// was saved.
+type StaleTemplate struct {
+	ID       int64  `json:"id"`
+	Name     string `json:"name"`
+	PostType string `json:"post_type"`
+	// AddedFields, RemovedFields and ChangedFields name the fields that
+	// appeared, disappeared or changed type or required flag.
+	AddedFields   []string `json:"added_fields"`
+	RemovedFields []string `json:"removed_fields"`
+	ChangedFields []string `json:"changed_fields"`
+	// SavedAt is when the template was last saved.
+	SavedAt string `json:"saved_at"`
+}
+
+// Stale lists the templates of s whose recorded FieldSignature differs from
+// current[post type], ordered by id. Templates without a recorded
+// signature, and post types missing from current, are never stale. A
+// template becomes current again when it is saved with the new signature
+// (Patch.FieldSignature).
+func Stale(ctx context.Context, s Store, current map[string]Signature) ([]StaleTemplate, error) {
+	list, err := s.List(ctx, Filter{})
+	if err != nil {
+		return nil, err
+	}
+	out := []StaleTemplate{}
+	for _, t := range list {
+		cur, ok := current[t.PostType]
+		if !ok || t.FieldSignature == nil || t.FieldSignature.Equal(cur) {
+			continue
+		}
+		added, removed, changed := t.FieldSignature.Diff(cur)
+		out = append(out, StaleTemplate{
+			ID: t.ID, Name: t.Name, PostType: t.PostType,
+			AddedFields: nonNil(added), RemovedFields: nonNil(removed), ChangedFields: nonNil(changed),
+			SavedAt: formatTime(t.UpdatedAt),
+		})
+	}
+	return out, nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// SyncStatus is the answer of GET /sync/status.
+type SyncStatus struct {
+	// InSync is true when no template is stale.
+	InSync bool `json:"in_sync"`
+	// StaleCount counts stale templates.
+	StaleCount int `json:"stale_count"`
+	// ChangedPostTypes lists, sorted, the post types with stale templates.
+	ChangedPostTypes []string `json:"changed_post_types"`
+	// HasUnseenChanges is true when a post type's fields differ from what
+	// was last acknowledged with MarkSeen and it has stale templates: the
+	// notice a user has not dismissed yet.
+	HasUnseenChanges bool `json:"has_unseen_changes"`
+	// UnseenPostTypes lists, sorted, the post types behind HasUnseenChanges.
+	UnseenPostTypes []string `json:"unseen_post_types"`
+	// LastSeen is when changes were last acknowledged, "" if never.
+	LastSeen string `json:"last_seen"`
+	// Stale lists the stale templates.
+	Stale []StaleTemplate `json:"stale"`
+}
+
+// Status computes the sync status of s against the current signatures.
+func Status(ctx context.Context, s Store, current map[string]Signature) (SyncStatus, error) {
+	stale, err := Stale(ctx, s, current)
+	if err != nil {
+		return SyncStatus{}, err
+	}
+	mark, err := s.SyncMark(ctx)
+	if err != nil {
+		return SyncStatus{}, err
+	}
+	changed := map[string]bool{}
+	for _, st := range stale {
+		changed[st.PostType] = true
+	}
+	st := SyncStatus{
+		InSync: len(stale) == 0, StaleCount: len(stale),
+		ChangedPostTypes: slices.Sorted(maps.Keys(changed)),
+		UnseenPostTypes:  []string{},
+		LastSeen:         formatTime(mark.SeenAt),
+		Stale:            stale,
+	}
+	for _, pt := range st.ChangedPostTypes {
+		seen, ok := mark.Signatures[pt]
+		if !ok || !seen.Equal(current[pt]) {
+			st.UnseenPostTypes = append(st.UnseenPostTypes, pt)
+		}
+	}
+	st.HasUnseenChanges = len(st.UnseenPostTypes) > 0
+	return st, nil
+}
+
+// MarkSeen acknowledges the current field state of every post type in
+// current (kept together with earlier acknowledgements of other post
+// types) at time now, and returns the resulting status.
+func MarkSeen(ctx context.Context, s Store, current map[string]Signature, now time.Time) (SyncStatus, error) {
+	mark, err := s.SyncMark(ctx)
+	if err != nil {
+		return SyncStatus{}, err
+	}
+	sigs := make(map[string]Signature, len(mark.Signatures)+len(current))
+	for pt, sig := range mark.Signatures {
+		sigs[pt] = slices.Clone(sig)
+	}
+	for pt, sig := range current {
+		sigs[pt] = slices.Clone(sig)
+	}
+	if err := s.SetSyncMark(ctx, SyncMark{Signatures: sigs, SeenAt: now}); err != nil {
+		return SyncStatus{}, err
+	}
+	return Status(ctx, s, current)
+}
