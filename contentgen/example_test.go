@@ -1,0 +1,37 @@
+package contentgen_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/memhost"
+	"github.com/contentgen/contentgen/history"
+)
+
+// A unit test builds its fixtures in a few lines: a demo site in memory, a
+// Generator with a fixed seed, and the content it needs.
+func Example_fixtures() {
+	ctx := context.Background()
+	host, _ := memhost.NewDemo(nil)
+	seed := int64(42)
+	gen, _ := contentgen.New(host, history.NewMemStore(nil), &contentgen.Config{Seed: &seed})
+
+	posts, _ := gen.GeneratePosts(ctx, contentgen.PostsRequest{
+		Count:            contentgen.Ptr(3),
+		SetFeaturedImage: contentgen.Ptr(false),
+		AutoComments:     true,
+	})
+	users, _ := gen.GenerateUsers(ctx, contentgen.UsersRequest{Count: contentgen.Ptr(2), Role: "editor", GenerateAvatars: contentgen.Ptr(false)})
+	fmt.Println(posts.Count, "posts,", users.Count, "editors")
+
+	// Remove exactly what was generated; the demo site's own content stays.
+	res, _ := gen.CleanupAll(ctx)
+	fmt.Println(res.Stats.Posts, "posts removed")
+	left, _ := host.Posts(ctx, contentgen.PostQuery{Types: []string{"post"}})
+	fmt.Println(len(left), "hand-made post left:", left[0].Title)
+	// Output:
+	// 3 posts, 2 editors
+	// 3 posts removed
+	// 1 hand-made post left: Hello world!
+}

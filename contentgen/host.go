@@ -1,0 +1,198 @@
+package contentgen
+
+import (
+	"context"
+	"errors"
+)
+
+// ErrHostNotFound is returned (possibly wrapped) by Host methods that look
+// up a single object that does not exist.
+var ErrHostNotFound = errors.New("contentgen: host object not found")
+
+// Host is the content platform's storage, the only way the library reaches
+// it. Embedders implement it; memhost is the in-memory implementation and
+// hosttest the conformance suite every implementation should run.
+//
+// A Host must be safe for concurrent use.
+//
+// Contract for every method:
+//   - ctx: a method returns ctx.Err() (possibly wrapped) when ctx is done
+//     before it commits its work, and then writes nothing.
+//   - nil or empty slices: a create or delete of nothing succeeds and does
+//     nothing; a query with nil filters matches everything.
+//   - batches: Create* methods store all items or none and return the new
+//     ids in input order; the input slices are not modified.
+//   - not found: deletes ignore ids that do not exist; queries return an
+//     empty result; Meta returns ErrHostNotFound.
+//   - invalid input: a create referring to an unregistered post type or
+//     taxonomy, or to an author, parent, term or media item that does not
+//     exist, fails the whole batch.
+//
+// Optional capabilities are discovered by type assertion: Trasher,
+// Transactor, Exister and MediaStorer.
+type Host interface {
+	// Site describes the installation.
+	Site(ctx context.Context) (Site, error)
+	// PostTypes lists every registered post type with live Count.
+	PostTypes(ctx context.Context) ([]PostType, error)
+	// Taxonomies lists every registered taxonomy with live Count.
+	Taxonomies(ctx context.Context) ([]Taxonomy, error)
+	// Roles lists the registered roles.
+	Roles(ctx context.Context) ([]Role, error)
+
+	// CreatePosts stores posts (ID ignored) with their terms and meta. The
+	// post type must be registered.
+	CreatePosts(ctx context.Context, posts []Post) ([]int64, error)
+	// Posts returns the posts matching q, ordered by id.
+	Posts(ctx context.Context, q PostQuery) ([]Post, error)
+	// DeletePosts removes posts permanently, with their meta, term links
+	// and comments; child posts and attached media move to the removed
+	// post's parent.
+	DeletePosts(ctx context.Context, ids []int64) error
+
+	// CreateTerms stores terms; a ParentID must name an existing term of the
+	// same taxonomy (create parents in an earlier call).
+	CreateTerms(ctx context.Context, terms []Term) ([]int64, error)
+	// Terms returns the terms matching q, ordered by id.
+	Terms(ctx context.Context, q TermQuery) ([]Term, error)
+	// DeleteTerms removes terms and their post links; children of a removed
+	// term move to its parent.
+	DeleteTerms(ctx context.Context, ids []int64) error
+
+	// CreateUsers stores users. Logins and e-mail addresses must be unique:
+	// a clash fails the whole batch with an error wrapping ErrConflict.
+	CreateUsers(ctx context.Context, users []User) ([]int64, error)
+	// Users returns the users matching q, ordered by id.
+	Users(ctx context.Context, q UserQuery) ([]User, error)
+	// DeleteUsers removes users. Posts of a removed user are reassigned to
+	// reassignTo when it is non-zero and removed otherwise; reassignTo must
+	// exist and not be among ids. Comments of a removed user stay, as
+	// anonymous comments.
+	DeleteUsers(ctx context.Context, ids []int64, reassignTo int64) error
+
+	// CreateComments stores comments; a ParentID must name an existing
+	// comment on the same post (create parents in an earlier call).
+	CreateComments(ctx context.Context, comments []Comment) ([]int64, error)
+	// Comments returns the comments matching q, ordered by id.
+	Comments(ctx context.Context, q CommentQuery) ([]Comment, error)
+	// DeleteComments removes comments permanently; replies to a removed
+	// comment move to its parent.
+	DeleteComments(ctx context.Context, ids []int64) error
+
+	// CreateMedia stores media records.
+	CreateMedia(ctx context.Context, media []Media) ([]int64, error)
+	// Media returns the media records matching q, ordered by id.
+	Media(ctx context.Context, q MediaQuery) ([]Media, error)
+	// DeleteMedia removes media records (and stored bytes, when the host
+	// keeps them); posts using a removed item as featured image lose it.
+	DeleteMedia(ctx context.Context, ids []int64) error
+
+	// Meta returns a copy of the meta of an object, or ErrHostNotFound.
+	Meta(ctx context.Context, kind ObjectKind, id int64) (Meta, error)
+	// SetMeta sets the given keys on an object, leaving others as they are;
+	// ErrHostNotFound when the object does not exist.
+	SetMeta(ctx context.Context, kind ObjectKind, id int64, m Meta) error
+}
+
+// ErrConflict is wrapped by Host errors for a unique-value clash.
+var ErrConflict = errors.New("contentgen: conflict")
+
+// PostQuery selects posts. Zero fields do not filter: an empty IDs slice
+// (nil or not) selects every post, so callers with an empty id list must
+// not query. MetaKey without MetaValue keeps objects that have the key; the
+// same holds for the other queries.
+type PostQuery struct {
+	IDs      []int64
+	Types    []string
+	Statuses []string
+	AuthorID int64
+	// MetaKey and MetaValue keep posts whose meta has that key and value.
+	MetaKey, MetaValue string
+	// Search matches the title, case-insensitively.
+	Search string
+	// Limit caps the result; 0 means no cap.
+	Limit  int
+	Offset int
+}
+
+// TermQuery selects terms. Zero fields do not filter.
+type TermQuery struct {
+	IDs        []int64
+	Taxonomies []string
+	// Parent keeps terms with this parent when HasParent is set (0 = top level).
+	Parent    int64
+	HasParent bool
+	// Search matches the name, case-insensitively.
+	Search             string
+	MetaKey, MetaValue string
+	Limit              int
+	Offset             int
+}
+
+// UserQuery selects users. Zero fields do not filter.
+type UserQuery struct {
+	IDs   []int64
+	Roles []string
+	// Login and Email match exactly (e-mail case-insensitively).
+	Login, Email string
+	// Search matches login, display name or e-mail, case-insensitively.
+	Search             string
+	MetaKey, MetaValue string
+	Limit              int
+	Offset             int
+}
+
+// CommentQuery selects comments. Zero fields do not filter.
+type CommentQuery struct {
+	IDs                []int64
+	PostIDs            []int64
+	Statuses           []string
+	MetaKey, MetaValue string
+	Limit              int
+	Offset             int
+}
+
+// MediaQuery selects media records. Zero fields do not filter.
+type MediaQuery struct {
+	IDs []int64
+	// MIMEPrefixes keeps items whose MIME type starts with one of these,
+	// such as "image/".
+	MIMEPrefixes []string
+	// Search matches the title, case-insensitively.
+	Search             string
+	MetaKey, MetaValue string
+	Limit              int
+	Offset             int
+}
+
+// Trasher is implemented by hosts with a trash. Trashed posts and comments
+// keep their meta and can be found by queries for status "trash".
+type Trasher interface {
+	TrashPosts(ctx context.Context, ids []int64) error
+	TrashComments(ctx context.Context, ids []int64) error
+}
+
+// Transactor is implemented by hosts that can run several calls in one
+// transaction. fn receives a Host bound to the transaction; when fn returns
+// an error, panics or ctx ends before the commit, nothing it did is kept.
+// fn must make its calls on the Host it receives.
+type Transactor interface {
+	InTx(ctx context.Context, fn func(ctx context.Context, tx Host) error) error
+}
+
+// Exister is implemented by hosts that check the existence of many objects
+// in one call. The result has one entry per id, in order.
+type Exister interface {
+	Exist(ctx context.Context, kind ObjectKind, ids []int64) ([]bool, error)
+}
+
+// MediaStorer is implemented by hosts that keep the bytes of media items.
+type MediaStorer interface {
+	// StoreMedia stores m with its bytes, and the bytes of its Sizes, and
+	// returns the new id; the host sets the URLs of the item and its sizes
+	// and Filesize, and does not keep MediaSize.Data in the record.
+	StoreMedia(ctx context.Context, m Media, data []byte) (int64, error)
+	// MediaBytes returns the stored bytes of an item, or ErrHostNotFound
+	// (also for records made by CreateMedia, which have no bytes).
+	MediaBytes(ctx context.Context, id int64) ([]byte, string, error)
+}

@@ -1,0 +1,152 @@
+package memhost
+
+import (
+	"context"
+	"slices"
+
+	"github.com/contentgen/contentgen/contentgen"
+)
+
+// validCommentStatus reports whether a comment may have status s.
+func validCommentStatus(s string) bool {
+	switch s {
+	case contentgen.CommentApproved, contentgen.CommentPending, contentgen.CommentTrash, "spam":
+		return true
+	}
+	return false
+}
+
+// CreateComments stores comments (ID ignored) and returns their ids in
+// input order. PostID must name an existing post, a ParentID an existing
+// comment on the same post (created in an earlier call) and a non-zero
+// UserID an existing user; Status must be approved, pending, spam or
+// trash (empty becomes approved). Failures wrap ErrInvalid and store
+// nothing. A zero Date becomes the current time.
+func (h *Host) CreateComments(ctx context.Context, comments []contentgen.Comment) ([]int64, error) {
+	var ids []int64
+	err := h.write(ctx, func(st *state) error {
+		rows := make([]*contentgen.Comment, len(comments))
+		for i := range comments {
+			c, err := h.newComment(st, &comments[i])
+			if err != nil {
+				return err
+			}
+			rows[i] = c
+		}
+		ids = make([]int64, len(rows))
+		for i, c := range rows {
+			st.seq.comment++
+			c.ID = st.seq.comment
+			ids[i] = c.ID
+			st.comments.insert(c.ID, c)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ids, nil
+}
+
+// newComment validates in and returns the row to store.
+func (h *Host) newComment(st *state, in *contentgen.Comment) (*contentgen.Comment, error) {
+	if !st.posts.has(in.PostID) {
+		return nil, invalidf("post %d does not exist", in.PostID)
+	}
+	if in.ParentID != 0 {
+		parent := st.comments.get(in.ParentID)
+		if parent == nil || parent.PostID != in.PostID {
+			return nil, invalidf("parent comment %d does not exist on post %d", in.ParentID, in.PostID)
+		}
+	}
+	if in.UserID != 0 && !st.users.has(in.UserID) {
+		return nil, invalidf("user %d does not exist", in.UserID)
+	}
+	c := *in
+	c.ID = 0
+	if c.Status == "" {
+		c.Status = contentgen.CommentApproved
+	}
+	if !validCommentStatus(c.Status) {
+		return nil, invalidf("unknown comment status %q", c.Status)
+	}
+	c.Date = h.timestamp(c.Date)
+	c.Meta = cloneMeta(in.Meta)
+	return &c, nil
+}
+
+// Comments returns copies of the comments matching q, ordered by id.
+// MetaKey without MetaValue keeps comments that have the key.
+func (h *Host) Comments(ctx context.Context, q contentgen.CommentQuery) ([]contentgen.Comment, error) {
+	var out []contentgen.Comment
+	err := h.read(ctx, func(st *state) error {
+		ids := q.IDs
+		if len(ids) == 0 && len(q.PostIDs) > 0 {
+			// Only the comments of those posts can match.
+			ids = []int64{}
+			for _, pid := range q.PostIDs {
+				for cid := range st.postComments[pid] {
+					ids = append(ids, cid)
+				}
+			}
+			if len(ids) == 0 {
+				out = []contentgen.Comment{}
+				return nil
+			}
+		}
+		var onPost map[int64]bool
+		if len(q.PostIDs) > 0 {
+			onPost = make(map[int64]bool, len(q.PostIDs))
+			for _, pid := range q.PostIDs {
+				onPost[pid] = true
+			}
+		}
+		out = find(st.comments, ids, func(c *contentgen.Comment) bool {
+			return (onPost == nil || onPost[c.PostID]) &&
+				(len(q.Statuses) == 0 || slices.Contains(q.Statuses, c.Status)) &&
+				metaMatch(c.Meta, q.MetaKey, q.MetaValue)
+		}, q.Limit, q.Offset, func(c *contentgen.Comment) contentgen.Comment { return *cloneComment(c) })
+		return nil
+	})
+	return out, err
+}
+
+// DeleteComments removes comments permanently with their meta; replies to
+// a removed comment move to its parent (the nearest one not removed).
+// Unknown ids are ignored.
+func (h *Host) DeleteComments(ctx context.Context, ids []int64) error {
+	return h.write(ctx, func(st *state) error {
+		gone := map[int64]int64{} // removed comment → its parent
+		posts := map[int64]bool{}
+		for _, id := range ids {
+			if c := st.comments.get(id); c != nil {
+				gone[id] = c.ParentID
+				posts[c.PostID] = true
+			}
+		}
+		up := func(parent int64) int64 {
+			for {
+				next, removed := gone[parent]
+				if !removed {
+					return parent
+				}
+				parent = next
+			}
+		}
+		for id := range gone {
+			st.comments.remove(id)
+		}
+		var replies []int64
+		for pid := range posts {
+			for cid := range st.postComments[pid] {
+				if _, removed := gone[st.comments.get(cid).ParentID]; removed {
+					replies = append(replies, cid)
+				}
+			}
+		}
+		for _, cid := range replies {
+			st.comments.update(cid, func(c *contentgen.Comment) { c.ParentID = up(c.ParentID) })
+		}
+		return nil
+	})
+}

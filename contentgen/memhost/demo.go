@@ -1,0 +1,163 @@
+package memhost
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+
+	"github.com/contentgen/contentgen/contentgen"
+)
+
+// Names of the demo site's registrations and hand-made content.
+const (
+	// DemoAdminLogin is the login of the demo site's administrator.
+	DemoAdminLogin = "admin"
+	// DemoCategorySlug is the slug of the hand-made category Uncategorized.
+	DemoCategorySlug = "uncategorized"
+	// DemoPostTitle is the title of the hand-made post.
+	DemoPostTitle = "Hello world!"
+	// DemoPageTitle is the title of the hand-made page.
+	DemoPageTitle = "Sample Page"
+	// DemoBookType is the demo site's custom post type.
+	DemoBookType = "book"
+	// DemoGenreTaxonomy is the hierarchical taxonomy of DemoBookType.
+	DemoGenreTaxonomy = "genre"
+)
+
+// Texts of the demo site's hand-made content.
+const (
+	demoCategoryName   = "Uncategorized"
+	demoCommenterName  = "A Commenter"
+	demoCommenterEmail = "commenter@example.org"
+	demoCommenterSite  = "https://example.org/"
+	demoPostContent    = "<p>Welcome to the site. This is your first post. Edit or delete it, then start writing!</p>"
+	demoPageContent    = "<p>This is an example page. It differs from a post because it stays in one place and shows up in the site navigation.</p>"
+	demoCommentContent = "Hi, this is a comment. To get started with moderating, editing and deleting comments, visit the Comments screen of the dashboard."
+)
+
+// NewDemo returns a Host set up like a fresh install of a content
+// platform, for the example server and for tests:
+//
+//   - post types "post" (title, editor, author, thumbnail, excerpt,
+//     comments; taxonomies category and post_tag), "page" (hierarchical;
+//     title, editor, author, thumbnail, page-attributes), "attachment"
+//     (internal) and the custom type "book" (title, editor, author,
+//     thumbnail, excerpt; taxonomy genre);
+//   - taxonomies "category" (hierarchical, with the term Uncategorized),
+//     "post_tag" (flat) and "genre" (hierarchical);
+//   - the administrator "admin" (see DemoAdminLogin);
+//   - the published post "Hello world!" in Uncategorized, the published page
+//     "Sample Page" and one approved comment on the post.
+//
+// Nothing it makes carries contentgen.MarkerKey: it is all hand-made
+// content, which generation and cleanup must leave alone. opts is as for
+// New; its Roles must include the administrator role.
+func NewDemo(opts *Options) (*Host, error) {
+	h := New(opts)
+	if err := h.setUpDemo(context.Background()); err != nil {
+		return nil, fmt.Errorf("memhost: building the demo site: %w", err)
+	}
+	return h, nil
+}
+
+func (h *Host) setUpDemo(ctx context.Context) error {
+	types := []contentgen.PostType{
+		{
+			Name: "post", Label: "Posts", Public: true, HasArchive: true,
+			Labels:      map[string]string{"name": "Posts", "singular_name": "Post"},
+			Description: "Blog posts, listed newest first.",
+			Supports:    []string{"title", "editor", "author", "thumbnail", "excerpt", "comments"},
+			Taxonomies:  []string{"category", "post_tag"},
+			MenuIcon:    "dashicons-admin-post",
+		},
+		{
+			Name: "page", Label: "Pages", Public: true, Hierarchical: true,
+			Labels:      map[string]string{"name": "Pages", "singular_name": "Page"},
+			Description: "Static pages in a hierarchy.",
+			Supports:    []string{"title", "editor", "author", "thumbnail", "page-attributes"},
+			MenuIcon:    "dashicons-admin-page",
+		},
+		{
+			Name: "attachment", Label: "Media",
+			Labels:   map[string]string{"name": "Media", "singular_name": "Media"},
+			Supports: []string{"title", "author"},
+			Internal: true,
+			MenuIcon: "dashicons-admin-media",
+		},
+		{
+			Name: DemoBookType, Label: "Books", Public: true, HasArchive: true,
+			Labels:      map[string]string{"name": "Books", "singular_name": "Book"},
+			Description: "A catalogue of books.",
+			Supports:    []string{"title", "editor", "author", "thumbnail", "excerpt"},
+			Taxonomies:  []string{DemoGenreTaxonomy},
+			MenuIcon:    "dashicons-book",
+		},
+	}
+	for _, pt := range types {
+		if err := h.RegisterPostType(pt); err != nil {
+			return err
+		}
+	}
+	taxonomies := []contentgen.Taxonomy{
+		{
+			Name: "category", Label: "Categories", Hierarchical: true, Public: true,
+			Labels:    map[string]string{"name": "Categories", "singular_name": "Category"},
+			PostTypes: []string{"post"},
+		},
+		{
+			Name: "post_tag", Label: "Tags", Public: true,
+			Labels:    map[string]string{"name": "Tags", "singular_name": "Tag"},
+			PostTypes: []string{"post"},
+		},
+		{
+			Name: DemoGenreTaxonomy, Label: "Genres", Hierarchical: true, Public: true,
+			Labels:    map[string]string{"name": "Genres", "singular_name": "Genre"},
+			PostTypes: []string{DemoBookType},
+		},
+	}
+	for _, tx := range taxonomies {
+		if err := h.RegisterTaxonomy(tx); err != nil {
+			return err
+		}
+	}
+
+	site, err := h.Site(ctx)
+	if err != nil {
+		return err
+	}
+	domain := "example.com"
+	if u, err := url.Parse(site.URL); err == nil && u.Hostname() != "" && u.Hostname() != "localhost" {
+		domain = u.Hostname()
+	}
+	users, err := h.CreateUsers(ctx, []contentgen.User{{
+		Login: DemoAdminLogin, Email: "admin@" + domain, DisplayName: DemoAdminLogin,
+		URL: site.URL, Roles: []string{RoleAdministrator},
+	}})
+	if err != nil {
+		return err
+	}
+	admin := users[0]
+	cats, err := h.CreateTerms(ctx, []contentgen.Term{{Taxonomy: "category", Name: demoCategoryName, Slug: DemoCategorySlug}})
+	if err != nil {
+		return err
+	}
+	posts, err := h.CreatePosts(ctx, []contentgen.Post{
+		{
+			Type: "post", Status: contentgen.StatusPublish, Title: DemoPostTitle,
+			Content: demoPostContent, AuthorID: admin,
+			Terms: map[string][]int64{"category": {cats[0]}},
+		},
+		{
+			Type: "page", Status: contentgen.StatusPublish, Title: DemoPageTitle,
+			Content: demoPageContent, AuthorID: admin,
+		},
+	})
+	if err != nil {
+		return err
+	}
+	_, err = h.CreateComments(ctx, []contentgen.Comment{{
+		PostID: posts[0], AuthorName: demoCommenterName, AuthorEmail: demoCommenterEmail,
+		AuthorURL: demoCommenterSite, Content: demoCommentContent, Status: contentgen.CommentApproved,
+	}})
+	return err
+}

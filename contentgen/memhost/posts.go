@@ -1,0 +1,173 @@
+package memhost
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/contentgen/contentgen/contentgen"
+)
+
+// validPostStatus reports whether a post may have status s.
+func validPostStatus(s string) bool {
+	switch s {
+	case contentgen.StatusPublish, contentgen.StatusDraft, contentgen.StatusPending,
+		contentgen.StatusPrivate, contentgen.StatusFuture, contentgen.StatusTrash,
+		"inherit", "auto-draft":
+		return true
+	}
+	return false
+}
+
+// CreatePosts stores posts (ID ignored) with their terms and meta and
+// returns their ids in input order. Every post is checked before any is
+// stored; the batch fails with an error wrapping ErrInvalid when a post has
+// an unregistered type or an unknown status, an AuthorID, ParentID or
+// FeaturedMediaID naming no user, post or media item, or a term that does
+// not exist in a taxonomy registered for its type. An empty Status becomes
+// "draft" and a zero Date the current time.
+func (h *Host) CreatePosts(ctx context.Context, posts []contentgen.Post) ([]int64, error) {
+	var ids []int64
+	err := h.write(ctx, func(st *state) error {
+		rows := make([]*contentgen.Post, len(posts))
+		for i := range posts {
+			p, err := h.newPost(st, &posts[i])
+			if err != nil {
+				return err
+			}
+			rows[i] = p
+		}
+		ids = make([]int64, len(rows))
+		for i, p := range rows {
+			st.seq.post++
+			p.ID = st.seq.post
+			ids[i] = p.ID
+			st.posts.insert(p.ID, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ids, nil
+}
+
+// newPost validates in and returns the row to store.
+func (h *Host) newPost(st *state, in *contentgen.Post) (*contentgen.Post, error) {
+	pt := st.postType(in.Type)
+	if pt == nil {
+		return nil, invalidf("unknown post type %q", in.Type)
+	}
+	p := *in
+	p.ID = 0
+	if p.Status == "" {
+		p.Status = contentgen.StatusDraft
+	}
+	if !validPostStatus(p.Status) {
+		return nil, invalidf("unknown post status %q", p.Status)
+	}
+	if p.AuthorID != 0 && !st.users.has(p.AuthorID) {
+		return nil, invalidf("author %d does not exist", p.AuthorID)
+	}
+	if p.ParentID != 0 && !st.posts.has(p.ParentID) {
+		return nil, invalidf("parent post %d does not exist", p.ParentID)
+	}
+	if p.FeaturedMediaID != 0 && !st.media.has(p.FeaturedMediaID) {
+		return nil, invalidf("featured media %d does not exist", p.FeaturedMediaID)
+	}
+	p.Terms = make(map[string][]int64, len(in.Terms))
+	for tax, ids := range in.Terms {
+		if len(ids) == 0 {
+			continue
+		}
+		if !slices.Contains(pt.Taxonomies, tax) || st.taxonomy(tax) == nil {
+			return nil, invalidf("taxonomy %q is not registered for post type %q", tax, pt.Name)
+		}
+		out := make([]int64, 0, len(ids))
+		for _, id := range ids {
+			t := st.terms.get(id)
+			if t == nil || t.Taxonomy != tax {
+				return nil, invalidf("term %d does not exist in taxonomy %q", id, tax)
+			}
+			if !slices.Contains(out, id) {
+				out = append(out, id)
+			}
+		}
+		p.Terms[tax] = out
+	}
+	p.Meta = cloneMeta(in.Meta)
+	p.Date = h.timestamp(p.Date)
+	return &p, nil
+}
+
+// Posts returns copies of the posts matching q, ordered by id. Search
+// matches the title ignoring case; MetaKey without MetaValue keeps posts
+// that have the key.
+func (h *Host) Posts(ctx context.Context, q contentgen.PostQuery) ([]contentgen.Post, error) {
+	var out []contentgen.Post
+	search := strings.ToLower(q.Search)
+	err := h.read(ctx, func(st *state) error {
+		out = find(st.posts, q.IDs, func(p *contentgen.Post) bool {
+			return (len(q.Types) == 0 || slices.Contains(q.Types, p.Type)) &&
+				(len(q.Statuses) == 0 || slices.Contains(q.Statuses, p.Status)) &&
+				(q.AuthorID == 0 || p.AuthorID == q.AuthorID) &&
+				metaMatch(p.Meta, q.MetaKey, q.MetaValue) &&
+				contains(p.Title, search)
+		}, q.Limit, q.Offset, func(p *contentgen.Post) contentgen.Post { return *clonePost(p) })
+		return nil
+	})
+	return out, err
+}
+
+// DeletePosts removes posts permanently with their meta, term links and
+// comments. Child posts and attached media move to the parent of the
+// removed post (the nearest one not removed). Unknown ids are ignored.
+func (h *Host) DeletePosts(ctx context.Context, ids []int64) error {
+	return h.write(ctx, func(st *state) error {
+		st.deletePosts(ids)
+		return nil
+	})
+}
+
+// deletePosts removes the posts ids and everything hanging from them.
+func (st *state) deletePosts(ids []int64) {
+	gone := map[int64]int64{} // removed post → its parent
+	for _, id := range ids {
+		if p := st.posts.get(id); p != nil {
+			gone[id] = p.ParentID
+		}
+	}
+	if len(gone) == 0 {
+		return
+	}
+	for id := range gone {
+		for cid := range st.postComments[id] {
+			st.comments.remove(cid)
+		}
+		st.posts.remove(id)
+	}
+	// up finds the nearest ancestor that survives.
+	up := func(parent int64) int64 {
+		for {
+			next, removed := gone[parent]
+			if !removed {
+				return parent
+			}
+			parent = next
+		}
+	}
+	for _, id := range st.posts.order {
+		if p := st.posts.get(id); p != nil && p.ParentID != 0 {
+			if _, removed := gone[p.ParentID]; removed {
+				st.posts.update(id, func(p *contentgen.Post) { p.ParentID = up(p.ParentID) })
+			}
+		}
+	}
+	for _, id := range st.media.order {
+		if m := st.media.get(id); m != nil && m.ParentID != 0 {
+			if _, removed := gone[m.ParentID]; removed {
+				st.media.update(id, func(m *mediaRow) { m.ParentID = up(m.ParentID) })
+			}
+		}
+	}
+}

@@ -1,0 +1,407 @@
+package contentgen
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/contentgen/contentgen/history"
+	"github.com/contentgen/contentgen/locales"
+	"github.com/contentgen/contentgen/templates"
+)
+
+// termPlan holds, per taxonomy, the pool of terms posts draw from.
+type termPlan struct {
+	taxes []*taxPool
+}
+
+type taxPool struct {
+	slug     string
+	pool     []int64
+	min, max int
+	rotate   bool
+	next     int
+}
+
+// assign picks the terms of one post. few caps each taxonomy at one term.
+func (tp *termPlan) assign(rn *run, few bool) map[string][]int64 {
+	if len(tp.taxes) == 0 {
+		return nil
+	}
+	out := make(map[string][]int64, len(tp.taxes))
+	for _, t := range tp.taxes {
+		if len(t.pool) == 0 {
+			continue
+		}
+		n := rn.between(t.min, t.max)
+		if few && n > 1 {
+			n = 1
+		}
+		n = min(n, len(t.pool))
+		if n == 0 {
+			continue
+		}
+		ids := make([]int64, 0, n)
+		if t.rotate {
+			for k := 0; k < n; k++ {
+				ids = append(ids, t.pool[t.next%len(t.pool)])
+				t.next++
+			}
+		} else {
+			// A partial Fisher-Yates over a copy-free index walk.
+			for _, k := range rn.r.Perm(len(t.pool))[:n] {
+				ids = append(ids, t.pool[k])
+			}
+		}
+		out[t.slug] = ids
+	}
+	return out
+}
+
+// checkTaxonomyConfig validates a taxonomy_config against the post type.
+func (g *Generator) checkTaxonomyConfig(ctx context.Context, pt PostType, cfg templates.TaxonomyConfig) error {
+	for slug, s := range cfg {
+		param := "taxonomy_config." + slug
+		if _, err := g.taxonomy(ctx, slug); err != nil {
+			return Errorf(CodeInvalidTaxonomy, param, "taxonomy_config names %q, which is not a registered taxonomy", slug)
+		}
+		if !contains(pt.Taxonomies, slug) {
+			return invalid(param, "%s: taxonomy %q is not registered for post type %q", param, slug, pt.Name)
+		}
+		if _, err := enumParam(s.Mode, "", param+".mode", templates.ModeNone, templates.ModeChoose, templates.ModeCreate); err != nil || s.Mode == "" {
+			return invalid(param+".mode", "%s.mode must be one of none, choose, create", param)
+		}
+		lo, hi := termCounts(s)
+		if lo < 0 || hi > 50 || lo > hi {
+			return invalid(param+".count_max", "%s needs 0 <= count_min <= count_max <= 50", param)
+		}
+		if s.SelectionMode != "" && s.SelectionMode != "random" && s.SelectionMode != "rotate" {
+			return invalid(param+".selection_mode", "%s.selection_mode must be random or rotate", param)
+		}
+		if s.Mode == templates.ModeChoose {
+			if len(s.TermIDs) == 0 {
+				return invalid(param+".term_ids", "%s.term_ids must list at least one term in choose mode", param)
+			}
+			found, err := g.host.Terms(ctx, TermQuery{IDs: s.TermIDs, Taxonomies: []string{slug}})
+			if err != nil {
+				return failed(err, "reading terms")
+			}
+			if len(found) != len(dedupeIDs(s.TermIDs)) {
+				return invalid(param+".term_ids", "%s.term_ids names terms that do not exist in %q", param, slug)
+			}
+		}
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func dedupeIDs(ids []int64) []int64 {
+	seen := make(map[int64]bool, len(ids))
+	out := ids[:0:0]
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// prepareTerms builds the term pools of a posts run, creating terms where
+// the configuration asks for new ones or too few exist. It adds the number
+// of created terms per taxonomy to made.
+func (g *Generator) prepareTerms(ctx context.Context, rn *run, p *postsPlan, made map[string]int) (*termPlan, error) {
+	tp := &termPlan{}
+	for _, slug := range p.pt.Taxonomies {
+		tax, err := g.taxonomy(ctx, slug)
+		if err != nil {
+			continue // the post type names a taxonomy the host no longer has
+		}
+		setting, configured := p.taxConfig[slug]
+		if !configured {
+			if !p.autoTax || !tax.Public {
+				continue
+			}
+			setting = templates.TaxonomySetting{Mode: "auto"}
+		}
+		pool := &taxPool{slug: slug, rotate: setting.SelectionMode == "rotate"}
+		pool.min, pool.max = termCounts(setting)
+		meta := map[string]any{"origin": "posts", "post_type": p.pt.Name}
+		switch setting.Mode {
+		case templates.ModeNone:
+			continue
+		case templates.ModeChoose:
+			// A saved template may name terms deleted since; use those
+			// that still exist.
+			want := dedupeIDs(setting.TermIDs)
+			found, err := g.host.Terms(ctx, TermQuery{IDs: want, Taxonomies: []string{slug}})
+			if err != nil {
+				return nil, failed(err, "reading terms")
+			}
+			for _, id := range want {
+				if slices.ContainsFunc(found, func(t Term) bool { return t.ID == id }) {
+					pool.pool = append(pool.pool, id)
+				}
+			}
+			if len(pool.pool) < len(want) {
+				rn.warn("taxonomy_config.%s.term_ids names %d terms that no longer exist; they were skipped", slug, len(want)-len(pool.pool))
+			}
+		case templates.ModeCreate:
+			need := min(p.count*pool.max, max(pool.max*3, 10))
+			ids, err := g.createTerms(ctx, rn, tax, need, 0, meta)
+			if err != nil {
+				return nil, err
+			}
+			made[slug] += len(ids)
+			pool.pool = ids
+			if setting.UseExisting {
+				existing, err := g.termIDs(ctx, slug, ids)
+				if err != nil {
+					return nil, err
+				}
+				pool.pool = append(pool.pool, existing...)
+			}
+		default: // automatic
+			if tax.Hierarchical {
+				pool.min, pool.max = 1, 2
+			} else {
+				pool.min, pool.max = 2, 4
+			}
+			existing, err := g.termIDs(ctx, slug, nil)
+			if err != nil {
+				return nil, err
+			}
+			if want := pool.max * 3; len(existing) < want {
+				ids, err := g.createTerms(ctx, rn, tax, want-len(existing), 0, meta)
+				if err != nil {
+					return nil, err
+				}
+				made[slug] += len(ids)
+				existing = append(existing, ids...)
+			}
+			pool.pool = existing
+		}
+		tp.taxes = append(tp.taxes, pool)
+	}
+	return tp, nil
+}
+
+// termCounts returns the range of terms per post of a taxonomy setting: 1
+// to 3 by default; a lone count_min or count_max moves the other bound
+// along.
+func termCounts(s templates.TaxonomySetting) (lo, hi int) {
+	lo, hi = 1, 3
+	if s.CountMin != nil {
+		lo = *s.CountMin
+		hi = max(hi, lo)
+	}
+	if s.CountMax != nil {
+		hi = *s.CountMax
+		if s.CountMin == nil {
+			lo = min(lo, hi)
+		}
+	}
+	return lo, hi
+}
+
+// termIDs lists the ids of a taxonomy's terms, leaving out skip.
+func (g *Generator) termIDs(ctx context.Context, taxonomy string, skip []int64) ([]int64, error) {
+	terms, err := g.host.Terms(ctx, TermQuery{Taxonomies: []string{taxonomy}})
+	if err != nil {
+		return nil, failed(err, "listing terms")
+	}
+	ids := make([]int64, 0, len(terms))
+	for _, t := range terms {
+		if !containsID(skip, t.ID) {
+			ids = append(ids, t.ID)
+		}
+	}
+	return ids, nil
+}
+
+func containsID(ids []int64, id int64) bool {
+	for _, v := range ids {
+		if v == id {
+			return true
+		}
+	}
+	return false
+}
+
+// termNamer hands out term names unique within a taxonomy.
+type termNamer struct {
+	used map[string]bool
+}
+
+func (g *Generator) newTermNamer(ctx context.Context, taxonomy string) (*termNamer, error) {
+	terms, err := g.host.Terms(ctx, TermQuery{Taxonomies: []string{taxonomy}})
+	if err != nil {
+		return nil, failed(err, "listing terms")
+	}
+	n := &termNamer{used: make(map[string]bool, len(terms))}
+	for _, t := range terms {
+		n.used[strings.ToLower(t.Name)] = true
+		n.used[t.Slug] = true
+	}
+	return n, nil
+}
+
+func (n *termNamer) name(w *locales.Writer) (string, string) {
+	for try := 0; ; try++ {
+		name := w.TermName()
+		if try >= 20 {
+			name += " " + strconv.Itoa(try-18)
+		}
+		slug := locales.Slug(name)
+		if slug == "" {
+			slug = "term"
+		}
+		if n.used[strings.ToLower(name)] || n.used[slug] {
+			continue
+		}
+		n.used[strings.ToLower(name)] = true
+		n.used[slug] = true
+		return name, slug
+	}
+}
+
+// createTerms creates n tracked terms under parent in one batch.
+func (g *Generator) createTerms(ctx context.Context, rn *run, tax Taxonomy, n int, parent int64, meta map[string]any) ([]int64, error) {
+	namer, err := g.newTermNamer(ctx, tax.Name)
+	if err != nil {
+		return nil, err
+	}
+	parents := make([]int64, n)
+	for i := range parents {
+		parents[i] = parent
+	}
+	return g.createTermBatch(ctx, rn, tax, namer, parents, meta)
+}
+
+// createTermBatch creates one term per entry of parents, tracked.
+func (g *Generator) createTermBatch(ctx context.Context, rn *run, tax Taxonomy, namer *termNamer, parents []int64, meta map[string]any) ([]int64, error) {
+	if len(parents) == 0 {
+		return nil, nil
+	}
+	terms := make([]Term, len(parents))
+	for i, parent := range parents {
+		name, slug := namer.name(rn.w)
+		terms[i] = Term{Taxonomy: tax.Name, Name: name, Slug: slug, ParentID: parent, Meta: trackMeta(0)}
+		if rn.percent(40) {
+			terms[i].Description = rn.w.Sentence(8, 16)
+		}
+	}
+	var ids []int64
+	err := g.withTx(ctx, func(ctx context.Context, h Host) error {
+		var err error
+		if ids, err = h.CreateTerms(ctx, terms); err != nil {
+			return failed(err, "creating terms")
+		}
+		entries := make([]history.Entry, len(ids))
+		for i, id := range ids {
+			m := map[string]any{"locale": rn.locale, "run_id": rn.id, "parent": terms[i].ParentID}
+			for k, v := range meta {
+				m[k] = v
+			}
+			entries[i] = history.Entry{ContentType: history.TypeTerm, ContentID: id, ContentSubtype: tax.Name, Meta: m}
+		}
+		return g.record(ctx, entries, func(ctx context.Context) error {
+			if _, ok := g.host.(Transactor); ok {
+				return nil
+			}
+			return g.host.DeleteTerms(ctx, ids)
+		})
+	})
+	return ids, err
+}
+
+// GenerateTerms creates taxonomy terms, flat or as a tree.
+func (g *Generator) GenerateTerms(ctx context.Context, req TermsRequest) (*ItemsResult, error) {
+	settings, err := g.Settings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	name := req.Taxonomy
+	if name == "" {
+		name = "category"
+	}
+	tax, err := g.taxonomy(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	count, err := countParam(req.Count, settings.DefaultTermCount, g.maxCount)
+	if err != nil {
+		return nil, err
+	}
+	depth, err := intParam(req.Depth, 3, 1, 5, "depth")
+	if err != nil {
+		return nil, err
+	}
+	breadth, err := intParam(req.Breadth, 3, 1, 10, "breadth")
+	if err != nil {
+		return nil, err
+	}
+	rn, err := g.newRun(ctx, req.Seed, req.Locale, nil)
+	if err != nil {
+		return nil, err
+	}
+	res := &ItemsResult{IDs: []int64{}}
+	if req.DeleteExisting {
+		n, err := g.deleteGenerated(ctx, KindTerm, deleteScope{subtypes: []string{tax.Name}}, true)
+		if err != nil {
+			return nil, err
+		}
+		res.DeletedCount = n
+	}
+	namer, err := g.newTermNamer(ctx, tax.Name)
+	if err != nil {
+		return nil, err
+	}
+	meta := map[string]any{"origin": "terms"}
+	if req.GenerateHierarchy && tax.Hierarchical {
+		level := []int64{0}
+		for d := 1; d <= depth; d++ {
+			parents := make([]int64, 0, len(level)*breadth)
+			for _, parent := range level {
+				for b := 0; b < breadth; b++ {
+					parents = append(parents, parent)
+				}
+			}
+			var next []int64
+			err := chunks(len(parents), max(g.batch, breadth), func(lo, hi int) error {
+				ids, err := g.createTermBatch(ctx, rn, tax, namer, parents[lo:hi], meta)
+				next = append(next, ids...)
+				res.IDs = append(res.IDs, ids...)
+				return err
+			})
+			if err != nil {
+				return nil, err
+			}
+			level = next
+		}
+	} else {
+		parents := make([]int64, count)
+		err := chunks(count, g.batch, func(lo, hi int) error {
+			ids, err := g.createTermBatch(ctx, rn, tax, namer, parents[lo:hi], meta)
+			res.IDs = append(res.IDs, ids...)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	res.Count = len(res.IDs)
+	res.Success = true
+	res.TimeSaved = g.addTimeSaved(ctx, KindTerm, int64(res.Count)*secondsTerm)
+	res.Message = g.messagesFor(ctx, settings).TermsGenerated(res.Count, tax.Name)
+	return res, nil
+}
