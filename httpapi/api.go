@@ -1,0 +1,173 @@
+package httpapi
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/addons"
+	"github.com/contentgen/contentgen/contentgen/license"
+)
+
+// Options configure an API. Auth is required.
+type Options struct {
+	// Auth authenticates every request.
+	Auth Authenticator
+	// Sessions, when set, provides the nonce reported by GET /urls; it
+	// should be the store of the CookieAuth in Auth.
+	Sessions *Sessions
+	// Logger receives request failures; nil discards them.
+	Logger *slog.Logger
+	// MaxBodyBytes limits JSON request bodies; 0 means 1 MiB.
+	MaxBodyBytes int64
+	// Realm is the Basic authentication realm announced on 401 responses;
+	// empty means "contentgen".
+	Realm string
+	// URLs fills the fields of GET /urls that only the embedding program
+	// knows; empty fields are derived from the site and the request.
+	URLs URLs
+	// License serves the licence endpoints; nil reports licensing as not
+	// configured.
+	License license.LicenseManager
+	// Addons is the registry GET /addons lists; nil lists none.
+	Addons *addons.Registry
+}
+
+// URLs are the addresses reported by GET /urls.
+type URLs struct {
+	PluginURL  string `json:"plugin_url"`
+	APIURL     string `json:"api_url"`
+	AdminURL   string `json:"admin_url"`
+	AjaxURL    string `json:"ajax_url"`
+	LogoURL    string `json:"logo_url"`
+	PluginDir  string `json:"plugin_dir"`
+	PluginFile string `json:"plugin_file"`
+	PluginName string `json:"plugin_name"`
+}
+
+// API is the http.Handler serving the endpoints. Its routes are relative
+// to its root; mount it under a prefix with http.StripPrefix.
+type API struct {
+	g        *contentgen.Generator
+	auth     Authenticator
+	sessions *Sessions
+	log      *slog.Logger
+	maxBody  int64
+	realm    string
+	urls     URLs
+	license  license.LicenseManager
+	addons   *addons.Registry
+	mux      *http.ServeMux
+}
+
+// New returns the API for g.
+func New(g *contentgen.Generator, opts *Options) (*API, error) {
+	if g == nil {
+		return nil, errors.New("httpapi: New: generator is nil")
+	}
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Auth == nil {
+		return nil, errors.New("httpapi: New: Options.Auth is required (every endpoint needs authentication)")
+	}
+	if o.MaxBodyBytes < 0 {
+		return nil, errors.New("httpapi: New: Options.MaxBodyBytes must not be negative")
+	}
+	a := &API{
+		g:        g,
+		auth:     o.Auth,
+		sessions: o.Sessions,
+		log:      o.Logger,
+		maxBody:  o.MaxBodyBytes,
+		realm:    o.Realm,
+		urls:     o.URLs,
+		license:  o.License,
+		addons:   o.Addons,
+		mux:      http.NewServeMux(),
+	}
+	if a.log == nil {
+		a.log = slog.New(slog.DiscardHandler)
+	}
+	if a.maxBody == 0 {
+		a.maxBody = 1 << 20
+	}
+	if a.realm == "" {
+		a.realm = "contentgen"
+	}
+	a.routes()
+	a.aiRoutes()
+	a.mediaRoutes()
+	a.templateRoutes()
+	return a, nil
+}
+
+// Mount registers api on mux under base, such as "/contentgen/v1".
+func Mount(mux *http.ServeMux, base string, api http.Handler) {
+	base = "/" + strings.Trim(base, "/")
+	if base == "/" {
+		mux.Handle("/", api)
+		return
+	}
+	mux.Handle(base+"/", http.StripPrefix(base, api))
+}
+
+// handlerFunc is an endpoint: it writes a success response or returns an
+// error for the one error writer.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+func (a *API) handle(pattern string, h handlerFunc) {
+	a.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := h(w, r); err != nil {
+			a.writeError(w, r, err)
+		}
+	}))
+}
+
+// ServeHTTP authenticates the request, checks the manage_options
+// capability and routes it.
+func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p, err := a.auth.Authenticate(r)
+	switch {
+	case errors.Is(err, ErrBadCredentials):
+		a.writeError(w, r, contentgen.Errorf(contentgen.CodeNotLoggedIn, "", "%s", a.g.Messages(r.Context()).BadCredentials()))
+		return
+	case err != nil:
+		a.writeError(w, r, err)
+		return
+	case p == nil:
+		a.writeError(w, r, contentgen.Errorf(contentgen.CodeNotLoggedIn, "", "%s", a.g.Messages(r.Context()).NotLoggedIn()))
+		return
+	case !p.Can(contentgen.ManageOptions):
+		a.writeError(w, r, contentgen.Errorf(contentgen.CodeForbidden, "", "%s", a.g.Messages(r.Context()).Forbidden()))
+		return
+	}
+	r = r.WithContext(withPrincipal(r.Context(), p))
+	if _, pattern := a.mux.Handler(r); pattern == "" {
+		a.noRoute(w, r)
+		return
+	}
+	a.mux.ServeHTTP(w, r)
+}
+
+// noRoute answers requests no route matches: 405 when the path exists for
+// other methods, 404 otherwise, both in the error envelope.
+func (a *API) noRoute(w http.ResponseWriter, r *http.Request) {
+	var allowed []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := a.mux.Handler(probe); pattern != "" {
+			allowed = append(allowed, m)
+		}
+	}
+	if len(allowed) > 0 {
+		w.Header().Set("Allow", strings.Join(allowed, ", "))
+		a.writeError(w, r, contentgen.Errorf(codeMethodNotAllowed, "", "Method %s is not allowed here; use %s.", r.Method, strings.Join(allowed, " or ")))
+		return
+	}
+	a.writeError(w, r, contentgen.Errorf(contentgen.CodeNotFound, "", "%s", a.g.Messages(r.Context()).NoRoute()))
+}

@@ -1,0 +1,95 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/contentgen/contentgen/contentgen"
+)
+
+// statusOf is the one table from error code to HTTP status.
+var statusOf = map[contentgen.Code]int{
+	contentgen.CodeInvalidPostType:  http.StatusBadRequest,
+	contentgen.CodeInvalidTaxonomy:  http.StatusBadRequest,
+	contentgen.CodeInvalidCount:     http.StatusBadRequest,
+	contentgen.CodeInvalidParameter: http.StatusBadRequest,
+	contentgen.CodeNotLoggedIn:      http.StatusUnauthorized,
+	contentgen.CodeForbidden:        http.StatusForbidden,
+	contentgen.CodeNotFound:         http.StatusNotFound,
+	contentgen.CodeGenerationFailed: http.StatusInternalServerError,
+	codeMethodNotAllowed:            http.StatusMethodNotAllowed,
+	codeTooLarge:                    http.StatusRequestEntityTooLarge,
+	codeCanceled:                    499,
+	codeUnavailable:                 http.StatusServiceUnavailable,
+}
+
+// Codes of the HTTP layer itself.
+const (
+	codeMethodNotAllowed contentgen.Code = "method_not_allowed"
+	codeTooLarge         contentgen.Code = "request_too_large"
+	codeCanceled         contentgen.Code = "request_canceled"
+	codeUnavailable      contentgen.Code = "not_configured"
+)
+
+// errorBody is the error envelope.
+type errorBody struct {
+	Success bool            `json:"success"`
+	Code    contentgen.Code `json:"code,omitempty"`
+	Message string          `json:"message"`
+}
+
+// httpError carries how an endpoint wants one error written.
+type httpError struct {
+	err    error
+	noCode bool // the endpoint's envelope has no code field
+}
+
+func (e *httpError) Error() string { return e.err.Error() }
+func (e *httpError) Unwrap() error { return e.err }
+
+// withoutCode marks err to be written as {success: false, message}, the
+// envelope some endpoints of the specification use.
+func withoutCode(err error) error { return &httpError{err: err, noCode: true} }
+
+// writeError writes err in the error envelope. Client-safe messages come
+// only from *contentgen.Error; anything else is logged and reported as an
+// internal failure.
+func (a *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	noCode := false
+	var he *httpError
+	if errors.As(err, &he) {
+		noCode = he.noCode
+	}
+	var ce *contentgen.Error
+	status := http.StatusInternalServerError
+	body := errorBody{Code: contentgen.CodeInternal, Message: "Internal server error."}
+	switch {
+	case errors.As(err, &ce):
+		body.Code, body.Message = ce.Code, ce.Message
+		if s, ok := statusOf[ce.Code]; ok {
+			status = s
+		}
+		if status >= 500 {
+			a.log.ErrorContext(r.Context(), "httpapi: request failed", "method", r.Method, "path", r.URL.Path, "code", ce.Code, "err", err)
+		}
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		status, body.Code, body.Message = statusOf[codeCanceled], codeCanceled, "The request was canceled."
+		a.log.InfoContext(r.Context(), "httpapi: request canceled", "method", r.Method, "path", r.URL.Path)
+	default:
+		a.log.ErrorContext(r.Context(), "httpapi: internal error", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	if noCode {
+		body.Code = ""
+	}
+	if status == http.StatusUnauthorized && a.realm != "" {
+		w.Header().Set("WWW-Authenticate", `Basic realm="`+a.realm+`", charset="UTF-8"`)
+	}
+	writeJSON(w, status, body)
+}
+
+// paramError is an invalid_parameter error naming param, for the HTTP
+// layer's own checks.
+func paramError(param, format string, args ...any) error {
+	return contentgen.Errorf(contentgen.CodeInvalidParameter, param, format, args...)
+}

@@ -1,0 +1,186 @@
+package httpapi
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/addons"
+	"github.com/contentgen/contentgen/contentgen/license"
+)
+
+func (a *API) aiRoutes() {
+	a.handle("GET /settings/ai", a.aiSettings)
+	a.handle("POST /settings/ai", a.updateAISettings)
+	a.handle("POST /settings/ai/test", a.testAI)
+	a.handle("POST /settings/ai/clear-cache", a.clearAICache)
+	a.handle("DELETE /field-detections", a.clearFieldDetections)
+	a.handle("DELETE /field-detections/{post_type}", a.clearFieldDetections)
+	a.handle("GET /license", a.licenseStatus)
+	a.handle("POST /license/activate", a.licenseActivate)
+	a.handle("POST /license/deactivate", a.licenseChange)
+	a.handle("POST /license/refresh", a.licenseChange)
+	a.handle("GET /addons", a.addonList)
+}
+
+func (a *API) aiSettings(w http.ResponseWriter, r *http.Request) error {
+	d, err := a.g.AISettingsDetail(r.Context())
+	if err != nil {
+		return err
+	}
+	return ok(w, struct {
+		Success  bool                        `json:"success"`
+		Settings contentgen.AISettingsDetail `json:"settings"`
+	}{true, d})
+}
+
+func (a *API) updateAISettings(w http.ResponseWriter, r *http.Request) error {
+	var p contentgen.AISettingsPatch
+	if err := decodeJSON(w, r, a.maxBody, &p); err != nil {
+		return err
+	}
+	d, err := a.g.UpdateAISettings(r.Context(), p)
+	if err != nil {
+		return err
+	}
+	return ok(w, struct {
+		Success  bool                        `json:"success"`
+		Message  string                      `json:"message"`
+		Settings contentgen.AISettingsDetail `json:"settings"`
+	}{true, a.g.Messages(r.Context()).SettingsSaved(), d})
+}
+
+// testAI reports the outcome of the key check as data: success false with
+// the reason is a completed test, answered with 200.
+func (a *API) testAI(w http.ResponseWriter, r *http.Request) error {
+	res, err := a.g.TestAI(r.Context())
+	if err != nil {
+		return err
+	}
+	return ok(w, res)
+}
+
+func (a *API) clearAICache(w http.ResponseWriter, r *http.Request) error {
+	n, err := a.g.ClearAICache(r.Context())
+	if err != nil {
+		return err
+	}
+	return ok(w, success{true, a.g.Messages(r.Context()).DetectionsCleared(n)})
+}
+
+func (a *API) clearFieldDetections(w http.ResponseWriter, r *http.Request) error {
+	n, err := a.g.ClearDetections(r.Context(), r.PathValue("post_type"))
+	if err != nil {
+		return err
+	}
+	return ok(w, struct {
+		Success bool   `json:"success"`
+		Message string `json:"message"`
+		Deleted int    `json:"deleted"`
+	}{true, a.g.Messages(r.Context()).DetectionsCleared(n), n})
+}
+
+// licenseRecord is a licence status with the timestamps of the records.
+type licenseRecord struct {
+	Status      string  `json:"status"`
+	Plan        string  `json:"plan"`
+	ExpiresAt   *string `json:"expires_at"`
+	Site        string  `json:"site"`
+	ActivatedAt *string `json:"activated_at"`
+	CheckedAt   *string `json:"checked_at"`
+	Key         string  `json:"license_key"`
+	Message     string  `json:"message"`
+}
+
+func stamp(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	s := contentgen.Timestamp(t.UTC())
+	return &s
+}
+
+func (a *API) writeLicense(w http.ResponseWriter, msg string, st license.Status) error {
+	return ok(w, struct {
+		Success bool          `json:"success"`
+		Message string        `json:"message,omitempty"`
+		License licenseRecord `json:"license"`
+	}{true, msg, licenseRecord{
+		Status: st.Status, Plan: st.Plan, ExpiresAt: stamp(st.ExpiresAt), Site: st.Site,
+		ActivatedAt: stamp(st.ActivatedAt), CheckedAt: stamp(st.CheckedAt), Key: st.Key, Message: st.Message,
+	}})
+}
+
+var errNoLicensing = contentgen.Errorf(codeUnavailable, "", "Licensing is not configured on this server.")
+
+func (a *API) licenseStatus(w http.ResponseWriter, r *http.Request) error {
+	if a.license == nil {
+		return a.writeLicense(w, "", license.Status{Status: license.StatusInactive, Message: "Licensing is not configured on this server."})
+	}
+	st, err := a.license.Status(r.Context())
+	if err != nil {
+		return err
+	}
+	return a.writeLicense(w, "", st)
+}
+
+func (a *API) licenseActivate(w http.ResponseWriter, r *http.Request) error {
+	var body struct {
+		LicenseKey string `json:"license_key"`
+	}
+	if err := decodeJSON(w, r, a.maxBody, &body); err != nil {
+		return err
+	}
+	if body.LicenseKey == "" {
+		return paramError("license_key", "license_key is required")
+	}
+	if a.license == nil {
+		return errNoLicensing
+	}
+	site, err := a.g.Site(r.Context())
+	if err != nil {
+		return err
+	}
+	st, err := a.license.Activate(r.Context(), body.LicenseKey, site.URL)
+	if license.IsKeyError(err) {
+		return paramError("license_key", "%s", license.UserMessage(err))
+	}
+	if err != nil {
+		return err
+	}
+	return a.writeLicense(w, "Licence activated.", st)
+}
+
+func (a *API) licenseChange(w http.ResponseWriter, r *http.Request) error {
+	if a.license == nil {
+		return errNoLicensing
+	}
+	var st license.Status
+	var err error
+	msg := "Licence deactivated."
+	if r.URL.Path == "/license/refresh" {
+		msg = "Licence status refreshed."
+		st, err = a.license.Refresh(r.Context())
+	} else {
+		st, err = a.license.Deactivate(r.Context())
+	}
+	if err != nil {
+		if license.IsKeyError(err) {
+			// The stored key no longer verifies; the status says why.
+			return a.writeLicense(w, license.UserMessage(err), st)
+		}
+		return err
+	}
+	return a.writeLicense(w, msg, st)
+}
+
+func (a *API) addonList(w http.ResponseWriter, r *http.Request) error {
+	list := []addons.Addon{}
+	if a.addons != nil {
+		list = a.addons.List()
+	}
+	return ok(w, struct {
+		Success bool           `json:"success"`
+		Addons  []addons.Addon `json:"addons"`
+	}{true, list})
+}
