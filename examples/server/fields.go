@@ -1,0 +1,159 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/memhost"
+	"github.com/contentgen/contentgen/templates"
+	"github.com/contentgen/contentgen/templates/acfjson"
+)
+
+// The demo site's custom fields: books with a field group covering the
+// field types generation supports, and publishers that books point at.
+
+// publisherType is the post type books relate to.
+var publisherType = contentgen.PostType{
+	Name: "publisher", Label: "Publishers", Public: true, HasArchive: true,
+	Labels:      map[string]string{"name": "Publishers", "singular_name": "Publisher"},
+	Description: "Publishing houses of the catalogue's books.",
+	Supports:    []string{"title", "editor", "thumbnail"},
+	MenuIcon:    "dashicons-building",
+}
+
+func num(v float64) *float64 { return &v }
+
+// bookFields is the "Book details" field group.
+func bookFields() []templates.Field {
+	return []templates.Field{
+		{Key: "field_book_isbn", Name: "isbn", Label: "ISBN", Type: templates.TypeText, Required: true, Instructions: "13 digits", MaxLength: 17},
+		{Key: "field_book_subtitle", Name: "subtitle", Label: "Subtitle", Type: templates.TypeText, MaxLength: 120},
+		{Key: "field_book_blurb", Name: "blurb", Label: "Blurb", Type: templates.TypeTextarea, MaxLength: 280},
+		{Key: "field_book_author", Name: "author_name", Label: "Author", Type: templates.TypeText, Required: true},
+		{Key: "field_book_author_email", Name: "author_email", Label: "Author e-mail", Type: templates.TypeEmail},
+		{Key: "field_book_website", Name: "website", Label: "Book website", Type: templates.TypeURL},
+		{Key: "field_book_price", Name: "price", Label: "Price", Type: templates.TypeNumber, Required: true, Min: num(0.99), Max: num(99.99), Step: num(0.01)},
+		{Key: "field_book_pages", Name: "pages", Label: "Number of pages", Type: templates.TypeNumber, Min: num(40), Max: num(1200)},
+		{Key: "field_book_rating", Name: "rating", Label: "Rating", Type: templates.TypeRange, Min: num(1), Max: num(5), Step: num(0.5)},
+		{Key: "field_book_format", Name: "format", Label: "Format", Type: templates.TypeSelect, Required: true, ReturnFormat: "value", Choices: []templates.Choice{
+			{Value: "hardcover", Label: "Hardcover"}, {Value: "paperback", Label: "Paperback"}, {Value: "ebook", Label: "E-book"}, {Value: "audio", Label: "Audiobook"},
+		}},
+		{Key: "field_book_audience", Name: "audience", Label: "Audience", Type: templates.TypeRadio, Choices: []templates.Choice{
+			{Value: "children", Label: "Children"}, {Value: "young_adult", Label: "Young adult"}, {Value: "adult", Label: "Adult"},
+		}},
+		{Key: "field_book_awards", Name: "award_lists", Label: "Award lists", Type: templates.TypeCheckbox, Choices: []templates.Choice{
+			{Value: "bestseller", Label: "Bestseller"}, {Value: "staff_pick", Label: "Staff pick"}, {Value: "prize", Label: "Prize winner"},
+		}},
+		{Key: "field_book_in_print", Name: "in_print", Label: "In print", Type: templates.TypeTrueFalse},
+		{Key: "field_book_published", Name: "published_on", Label: "Publication date", Type: templates.TypeDatePicker, ReturnFormat: "Y-m-d"},
+		{Key: "field_book_colour", Name: "spine_colour", Label: "Spine colour", Type: templates.TypeColorPicker},
+		{Key: "field_book_cover", Name: "cover", Label: "Cover", Type: templates.TypeImage, ReturnFormat: "id"},
+		{Key: "field_book_publisher", Name: "publisher", Label: "Publisher", Type: templates.TypePostObject, Required: true, PostTypes: []string{publisherType.Name}, ReturnFormat: "id"},
+		{Key: "field_book_series", Name: "series", Label: "Series", Type: templates.TypeTaxonomy, Taxonomy: memhost.DemoGenreTaxonomy},
+		{Key: "field_book_editor", Name: "editor", Label: "Editor", Type: templates.TypeUser, Roles: []string{"editor", "administrator"}},
+		{Key: "field_book_review", Name: "review", Label: "Review", Type: templates.TypeWYSIWYG},
+		{Key: "field_book_editions", Name: "editions", Label: "Editions", Type: templates.TypeRepeater, Min: num(1), Max: num(3), SubFields: []templates.Field{
+			{Key: "field_edition_year", Name: "year", Label: "Year", Type: templates.TypeNumber, Min: num(1950), Max: num(2025)},
+			{Key: "field_edition_language", Name: "language", Label: "Language", Type: templates.TypeText},
+		}},
+		{Key: "field_book_shop", Name: "shop_link", Label: "Shop link", Type: templates.TypeLink},
+	}
+}
+
+// publisherFields is the "Publisher details" field group.
+func publisherFields() []templates.Field {
+	return []templates.Field{
+		{Key: "field_pub_company", Name: "company_name", Label: "Company name", Type: templates.TypeText, Required: true},
+		{Key: "field_pub_email", Name: "contact_email", Label: "Contact e-mail", Type: templates.TypeEmail},
+		{Key: "field_pub_phone", Name: "phone", Label: "Phone", Type: templates.TypeText},
+		{Key: "field_pub_website", Name: "website", Label: "Website", Type: templates.TypeURL},
+		{Key: "field_pub_city", Name: "city", Label: "City", Type: templates.TypeText},
+		{Key: "field_pub_postcode", Name: "postcode", Label: "Postcode", Type: templates.TypeText},
+		{Key: "field_pub_country", Name: "country", Label: "Country", Type: templates.TypeText},
+		{Key: "field_pub_founded", Name: "founded", Label: "Year founded", Type: templates.TypeNumber, Min: num(1800), Max: num(2025)},
+	}
+}
+
+// demoFields registers the publisher post type on host and returns the
+// field adapters of the demo site: the field groups registered in code
+// and, when acfDir is set, the ACF local JSON files of that directory,
+// which win where both define a post type.
+func demoFields(host *memhost.Host, acfDir string) (*templates.Registry, error) {
+	if err := host.RegisterPostType(publisherType); err != nil {
+		return nil, err
+	}
+	code := templates.NewCodeAdapter(
+		templates.AdapterInfo{Name: "Demo field groups", Slug: "demo", Version: "1.0", Active: true},
+		[]templates.FieldGroup{
+			{Key: "group_book_details", Title: "Book details", PostTypes: []string{memhost.DemoBookType}, Fields: bookFields()},
+			{Key: "group_publisher_details", Title: "Publisher details", PostTypes: []string{publisherType.Name}, Fields: publisherFields()},
+		},
+		nil,
+	)
+	if acfDir == "" {
+		return templates.NewRegistry(code), nil
+	}
+	st, err := os.Stat(acfDir)
+	if err != nil {
+		return nil, fmt.Errorf("-acf-json: %w", err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("-acf-json: %s is not a directory", acfDir)
+	}
+	acf := acfjson.New(os.DirFS(acfDir), &acfjson.Options{Primary: true, SkipInvalid: true})
+	return templates.NewRegistry(acf, code), nil
+}
+
+// starterTemplates are the system templates of the demo site, one per
+// demo post type.
+func starterTemplates() []templates.Input {
+	choose := func(values ...any) templates.FieldSetting {
+		return templates.FieldSetting{Mode: templates.ModeChoose, Choose: &templates.ChooseOptions{Values: values}}
+	}
+	create := func(o templates.CreateOptions) templates.FieldSetting {
+		return templates.FieldSetting{Mode: templates.ModeCreate, Create: &o}
+	}
+	return []templates.Input{
+		{
+			Name: "Blog post starter", PostType: "post",
+			Description: "Articles of four to six paragraphs with headings and lists, two to four tags.",
+			FieldConfig: templates.FieldConfig{CoreFields: map[string]templates.FieldSetting{
+				templates.CorePostContent: create(templates.CreateOptions{ParagraphCountMin: 4, ParagraphCountMax: 6, HTMLOptions: &templates.HTMLOptions{Headings: true, Lists: true}}),
+			}},
+			TaxonomyConfig: templates.TaxonomyConfig{"post_tag": {Mode: templates.ModeCreate, CountMin: templates.Ptr(2), CountMax: templates.Ptr(4), UseExisting: true}},
+		},
+		{
+			Name: "Book starter", PostType: memhost.DemoBookType,
+			Description: "Catalogue entries: print formats only, 150 to 600 pages, one genre each.",
+			FieldConfig: templates.FieldConfig{CustomFields: map[string]templates.FieldSetting{
+				"format": choose("hardcover", "paperback"),
+				"pages":  create(templates.CreateOptions{Min: num(150), Max: num(600)}),
+				"price":  create(templates.CreateOptions{Min: num(9.99), Max: num(39.99), DecimalPlaces: 2}),
+			}},
+			TaxonomyConfig: templates.TaxonomyConfig{memhost.DemoGenreTaxonomy: {Mode: templates.ModeCreate, CountMin: templates.Ptr(1), CountMax: templates.Ptr(1), UseExisting: true}},
+		},
+		{
+			Name: "Publisher starter", PostType: publisherType.Name,
+			Description: "Publishing houses with a short profile.",
+			FieldConfig: templates.FieldConfig{CoreFields: map[string]templates.FieldSetting{
+				templates.CorePostContent: create(templates.CreateOptions{ParagraphCountMin: 1, ParagraphCountMax: 2}),
+			}},
+		},
+		{
+			Name: "Page starter", PostType: "page",
+			Description: "Static pages of two or three paragraphs under a heading, without excerpt.",
+			FieldConfig: templates.FieldConfig{CoreFields: map[string]templates.FieldSetting{
+				templates.CorePostContent: create(templates.CreateOptions{ParagraphCountMin: 2, ParagraphCountMax: 3, HTMLOptions: &templates.HTMLOptions{Headings: true}}),
+				templates.CorePostExcerpt: {Mode: templates.ModeNone},
+			}},
+		},
+	}
+}
+
+// installStarters installs the starter templates.
+func installStarters(ctx context.Context, gen *contentgen.Generator) error {
+	_, err := gen.EnsureSystemTemplates(ctx, starterTemplates())
+	return err
+}

@@ -1,0 +1,270 @@
+// Command server runs the contentgen HTTP API on an in-memory demo site.
+//
+//	go run ./examples/server [-addr 127.0.0.1:8080] [-base /contentgen/v1]
+//	                         [-admin-password "xxxx xxxx xxxx xxxx xxxx xxxx"]
+//	                         [-user name:password:role]... [-allow-account-passwords]
+//	                         [-acf-json DIR]
+//
+// The demo site starts like a fresh installation: post types post, page,
+// book and publisher, the taxonomies category, post_tag and genre, one
+// hand-made post, page and comment, and the administrator admin. Books and
+// publishers have custom field groups (books point at their publisher),
+// and every demo post type has a starter template. -acf-json adds the ACF
+// local JSON field groups of a directory, which win over the built-in
+// ones. Everything lives in memory and is gone when the server stops.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/license"
+	"github.com/contentgen/contentgen/contentgen/memhost"
+	"github.com/contentgen/contentgen/contentgen/secrets"
+	"github.com/contentgen/contentgen/history"
+	"github.com/contentgen/contentgen/httpapi"
+	"github.com/contentgen/contentgen/templates"
+)
+
+// userFlags collects repeated -user name:password:role flags.
+type userFlags []userSpec
+
+type userSpec struct{ name, password, role string }
+
+func (u *userFlags) String() string { return fmt.Sprint(len(*u), " users") }
+
+func (u *userFlags) Set(v string) error {
+	name, rest, ok1 := strings.Cut(v, ":")
+	// The password may contain spaces and colons; the role is after the last colon.
+	i := strings.LastIndex(rest, ":")
+	if !ok1 || i < 0 || name == "" || rest[:i] == "" || rest[i+1:] == "" {
+		return errors.New(`want name:password:role, such as "editor1:s3cret pass:editor"`)
+	}
+	*u = append(*u, userSpec{name, rest[:i], rest[i+1:]})
+	return nil
+}
+
+func main() {
+	if err := run(context.Background(), os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "server:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, out *os.File) error {
+	fs := flag.NewFlagSet("server", flag.ContinueOnError)
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
+	base := fs.String("base", "/contentgen/v1", "base path of the API")
+	adminPassword := fs.String("admin-password", "", "application password of the user admin (generated and printed when empty)")
+	allowAccount := fs.Bool("allow-account-passwords", false, "also accept account passwords over Basic auth (development only)")
+	keyFile := fs.String("key-file", defaultKeyFile(), "file with the key that encrypts stored API keys (created with mode 0600 when missing; "+envSecretKey+" overrides it)")
+	licenseKey := fs.String("license-public-key", "", "ed25519 public key (base64 or hex) that verifies licence keys ("+envLicenseKey+" when empty)")
+	acfDir := fs.String("acf-json", "", "directory of ACF local JSON field groups (acf-json) to read custom fields from")
+	var users userFlags
+	fs.Var(&users, "user", "add a user as name:password:role whose application password is password (repeatable)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+
+	kr, keyNote, err := loadKeyring(*keyFile)
+	if err != nil {
+		return err
+	}
+	lic, err := licenseManager(*licenseKey)
+	if err != nil {
+		return err
+	}
+	srv, creds, err := newServer(ctx, serverConfig{
+		addr: *addr, base: *base, adminPassword: *adminPassword, users: users,
+		allowAccount: *allowAccount, keyring: kr, license: lic, acfDir: *acfDir,
+	})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	apiBase := "http://" + ln.Addr().String() + "/" + strings.Trim(*base, "/")
+	fmt.Fprintf(out, "contentgen demo site listening\n  API base URL: %s\n", apiBase)
+	for _, c := range creds {
+		fmt.Fprintf(out, "  user %-12s application password %q (%s)\n", c.name, c.password, c.role)
+	}
+	if keyNote != "" {
+		fmt.Fprintf(out, "  API key encryption key: %s\n", keyNote)
+	}
+	fmt.Fprintf(out, "Try:\n  curl -u 'admin:%s' %s/cpts/all\n", creds[0].password, apiBase)
+
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		return srv.Shutdown(shutdown)
+	}
+}
+
+// serverConfig is what newServer needs from the command line.
+type serverConfig struct {
+	addr, base, adminPassword string
+	users                     userFlags
+	allowAccount              bool
+	keyring                   *secrets.Keyring
+	license                   license.LicenseManager
+	acfDir                    string
+}
+
+// newServer builds the demo site, its users and the HTTP server. It
+// returns the credentials to print, admin first.
+func newServer(ctx context.Context, c serverConfig) (*http.Server, []userSpec, error) {
+	addr, base, adminPassword, users, allowAccount := c.addr, c.base, c.adminPassword, c.users, c.allowAccount
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	site := "http://" + addr
+	host, err := memhost.NewDemo(&memhost.Options{Site: contentgen.Site{
+		Name:     "contentgen demo",
+		URL:      site,
+		AdminURL: site + "/admin",
+		Locale:   "en_US",
+	}})
+	if err != nil {
+		return nil, nil, err
+	}
+	images, err := imageProviders()
+	if err != nil {
+		return nil, nil, err
+	}
+	fields, err := demoFields(host, c.acfDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	gen, err := contentgen.New(host, history.NewMemStore(nil), &contentgen.Config{
+		Logger:         logger,
+		ImageProviders: images,
+		AI:             &contentgen.AIConfig{Keyring: c.keyring, Providers: aiProviders()},
+		Templates:      templates.NewMemStore(nil),
+		FieldAdapters:  fields,
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := installStarters(ctx, gen); err != nil {
+		return nil, nil, err
+	}
+
+	passwords := httpapi.NewPasswords()
+	var creds []userSpec
+	if adminPassword == "" {
+		if adminPassword, err = passwords.NewAppPassword("admin", "demo"); err != nil {
+			return nil, nil, err
+		}
+	} else if err := passwords.SetAppPassword("admin", "demo", adminPassword); err != nil {
+		return nil, nil, err
+	}
+	creds = append(creds, userSpec{"admin", adminPassword, "administrator"})
+	for i, u := range users {
+		if err := addUser(ctx, host, u, i); err != nil {
+			return nil, nil, err
+		}
+		if err := passwords.SetAppPassword(u.name, "demo", u.password); err != nil {
+			return nil, nil, err
+		}
+		if allowAccount {
+			if err := passwords.SetAccountPassword(u.name, u.password); err != nil {
+				return nil, nil, err
+			}
+		}
+		creds = append(creds, u)
+	}
+
+	sessions, err := httpapi.NewSessions()
+	if err != nil {
+		return nil, nil, err
+	}
+	dir := httpapi.GeneratorDirectory(gen)
+	basic := &httpapi.BasicAuth{Passwords: passwords, Users: dir, AllowAccountPasswords: allowAccount}
+	api, err := httpapi.New(gen, &httpapi.Options{
+		Auth:     httpapi.Chain(basic, &httpapi.CookieAuth{Sessions: sessions, Users: dir}),
+		Sessions: sessions,
+		Logger:   logger,
+		License:  c.license,
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+
+	mux := http.NewServeMux()
+	httpapi.Mount(mux, base, api)
+	mux.Handle("GET /uploads/", host.FileHandler())
+	mux.Handle("POST /login", login(basic, sessions))
+	return &http.Server{
+		Addr:              addr,
+		Handler:           mux,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+	}, creds, nil
+}
+
+// addUser creates a hand-made demo user with a role.
+func addUser(ctx context.Context, host *memhost.Host, u userSpec, i int) error {
+	roles, err := host.Roles(ctx)
+	if err != nil {
+		return err
+	}
+	known := false
+	for _, r := range roles {
+		known = known || r.Slug == u.role
+	}
+	if !known {
+		return fmt.Errorf("-user %s: unknown role %q", u.name, u.role)
+	}
+	_, err = host.CreateUsers(ctx, []contentgen.User{{
+		Login:       u.name,
+		Email:       fmt.Sprintf("%s@example.com", u.name),
+		DisplayName: u.name,
+		Roles:       []string{u.role},
+		Registered:  time.Now(),
+	}})
+	if err != nil {
+		return fmt.Errorf("-user %s: %w", u.name, err)
+	}
+	return nil
+}
+
+// login starts a cookie session for a user who proves an application
+// password over Basic auth, and returns the nonce that cookie requests
+// must send in X-Host-Nonce.
+func login(basic *httpapi.BasicAuth, sessions *httpapi.Sessions) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, err := basic.Authenticate(r)
+		if err != nil || p == nil {
+			w.Header().Set("WWW-Authenticate", `Basic realm="contentgen"`)
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		c, err := sessions.Create(p.Login)
+		if err != nil {
+			http.Error(w, "session could not be created", http.StatusInternalServerError)
+			return
+		}
+		http.SetCookie(w, c)
+		p.Session = c.Value
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, "{\"nonce\":%q}\n", sessions.Nonce(p))
+	})
+}
