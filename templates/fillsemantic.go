@@ -3,6 +3,8 @@ package templates
 import (
 	"strconv"
 	"strings"
+
+	"github.com/brianvoe/gofakeit/v7/data"
 )
 
 // semanticText makes a string value of semantic type sem, for text-like
@@ -243,17 +245,20 @@ func asciiLower(s string) string {
 
 var companySuffixes = []string{"Group", "& Partners", "Ltd", "Inc.", "Holding", "Labs", "Studio", "Trading", "Consulting", "Works"}
 
-var jobTitles = []string{"Project Manager", "Software Developer", "Sales Director", "Marketing Specialist", "Accountant", "Graphic Designer", "Data Analyst", "Customer Service Representative", "Product Owner", "Chief Financial Officer", "HR Manager", "Architect", "Editor", "Photographer", "Consultant"}
+// The job titles, countries, currency codes and language names are gofakeit's
+// English reference tables (read only; drawn with the run's seeded source,
+// so values stay reproducible).
+var (
+	jobTitles  = data.Job["title"]
+	countries  = data.Address["country"]
+	currencies = data.Currency["short"]
+	languages  = data.Languages["long"]
+)
 
 var streetKinds = []string{"Street", "Road", "Avenue", "Lane", "Way", "Square"}
 
 var regions = []string{"Bavaria", "California", "Catalonia", "Lombardy", "Ontario", "Provence", "Queensland", "Saxony", "Texas", "Tuscany", "Utrecht", "Masovia", "Andalusia", "Normandy"}
 
-var countries = []string{"Austria", "Belgium", "Brazil", "Canada", "France", "Germany", "Italy", "Japan", "Mexico", "Netherlands", "Poland", "Portugal", "Spain", "Sweden", "Switzerland", "United Kingdom", "United States"}
-
-var currencies = []string{"EUR", "USD", "GBP", "CHF", "PLN", "JPY", "CAD", "SEK", "BRL"}
-
-var languages = []string{"English", "German", "French", "Spanish", "Italian", "Dutch", "Portuguese", "Polish"}
 
 // docNets are the IPv4 blocks reserved for documentation (RFC 5737).
 var docNets = []string{"192.0.2.", "198.51.100.", "203.0.113."}
