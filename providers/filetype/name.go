@@ -6,6 +6,8 @@ import (
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/contentgen/contentgen/internal/ascii"
 )
 
 // MaxFilenameLength is the longest name SanitizeFilename returns, in
@@ -40,7 +42,7 @@ func SanitizeFilename(name string) string {
 			b.WriteRune(r)
 		case unicode.Is(unicode.Mn, r), unicode.IsControl(r), unicode.Is(unicode.Cf, r):
 		default:
-			if s, ok := spelled(r); ok {
+			if s, ok := ascii.Letter(r); ok {
 				b.WriteString(s)
 			} else {
 				b.WriteByte('-')
@@ -134,37 +136,4 @@ func reserved(base string) bool {
 		return true
 	}
 	return false
-}
-
-// spelled gives ASCII spellings of letters without a decomposition.
-func spelled(r rune) (string, bool) {
-	switch r {
-	case 'ß':
-		return "ss", true
-	case 'æ':
-		return "ae", true
-	case 'Æ':
-		return "AE", true
-	case 'ø':
-		return "o", true
-	case 'Ø':
-		return "O", true
-	case 'œ':
-		return "oe", true
-	case 'Œ':
-		return "OE", true
-	case 'ł':
-		return "l", true
-	case 'Ł':
-		return "L", true
-	case 'đ':
-		return "d", true
-	case 'Đ':
-		return "D", true
-	case 'þ':
-		return "th", true
-	case 'Þ':
-		return "TH", true
-	}
-	return "", false
 }

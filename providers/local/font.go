@@ -5,6 +5,8 @@ import (
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/contentgen/contentgen/internal/ascii"
 )
 
 // The caption font: 5 x 9 cells (rows 0-6 for capitals, 7-8 for
@@ -168,33 +170,13 @@ func asciiText(s string) string {
 	return b.String()
 }
 
-// spelled returns an ASCII spelling of letters that have no decomposition.
+// spelled returns an ASCII spelling of letters that have no decomposition
+// and of typographic punctuation.
 func spelled(r rune) (string, bool) {
+	if t, ok := ascii.Letter(r); ok {
+		return t, true
+	}
 	switch r {
-	case 'ß':
-		return "ss", true
-	case 'æ':
-		return "ae", true
-	case 'Æ':
-		return "AE", true
-	case 'ø':
-		return "o", true
-	case 'Ø':
-		return "O", true
-	case 'œ':
-		return "oe", true
-	case 'Œ':
-		return "OE", true
-	case 'ł':
-		return "l", true
-	case 'Ł':
-		return "L", true
-	case 'đ':
-		return "d", true
-	case 'Đ':
-		return "D", true
-	case 'þ':
-		return "th", true
 	case '–', '—', '‐':
 		return "-", true
 	case '‘', '’', '‚':
