@@ -30,6 +30,8 @@ var (
 	svSEFile string
 	//go:embed data/da_DK.txt
 	daDKFile string
+	//go:embed data/ru_RU.txt
+	ruRUFile string
 )
 
 // shippedLocale is one locale of NewRegistry: its code, its data file, the
@@ -57,5 +59,6 @@ func shipped() []shippedLocale {
 		{"pt_PT", &ptPTFile, "pt_BR", false},
 		{"sv_SE", &svSEFile, "", true},
 		{"da_DK", &daDKFile, "", true},
+		{"ru_RU", &ruRUFile, "", true},
 	}
 }
