@@ -32,6 +32,8 @@ var (
 	daDKFile string
 	//go:embed data/ru_RU.txt
 	ruRUFile string
+	//go:embed data/zh_CN.txt
+	zhCNFile string
 )
 
 // shippedLocale is one locale of NewRegistry: its code, its data file, the
@@ -60,5 +62,6 @@ func shipped() []shippedLocale {
 		{"sv_SE", &svSEFile, "", true},
 		{"da_DK", &daDKFile, "", true},
 		{"ru_RU", &ruRUFile, "", true},
+		{"zh_CN", &zhCNFile, "", true},
 	}
 }
