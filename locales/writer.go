@@ -481,9 +481,11 @@ func (w *Writer) HTML(o HTMLOptions) string {
 // Musik", "Voyages et musique"). Its slug is Pack.Slug of the name.
 func (w *Writer) TermName() string {
 	p := w.p
-	w.buf = append(w.buf, w.pick(p.terms)...)
-	if w.r.IntN(4) == 0 {
-		second := w.pick(p.terms)
+	first := w.r.IntN(len(p.terms))
+	w.buf = append(w.buf, p.terms[first]...)
+	if len(p.terms) > 1 && w.r.IntN(4) == 0 {
+		// Another term than the first: never "Travel and Travel".
+		second := p.terms[(first+1+w.r.IntN(len(p.terms)-1))%len(p.terms)]
 		join := p.termJoin
 		if p.termJoinAlt != "" && altJoin(second, p.termJoinAltOn) {
 			join = p.termJoinAlt
