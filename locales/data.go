@@ -32,6 +32,8 @@ var (
 	daDKFile string
 	//go:embed data/ru_RU.txt
 	ruRUFile string
+	//go:embed data/uk.txt
+	ukFile string
 	//go:embed data/ja.txt
 	jaFile string
 	//go:embed data/zh_CN.txt
@@ -64,6 +66,7 @@ func shipped() []shippedLocale {
 		{"sv_SE", &svSEFile, "", true},
 		{"da_DK", &daDKFile, "", true},
 		{"ru_RU", &ruRUFile, "", true},
+		{"uk", &ukFile, "", true},
 		{"ja", &jaFile, "", true},
 		{"zh_CN", &zhCNFile, "", true},
 	}
