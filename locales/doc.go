@@ -2,12 +2,55 @@
 // contentgen uses to make up titles, paragraphs, names, e-mail addresses and
 // term names.
 //
-// A Registry knows the supported locales and matches near codes ("en",
-// "en-US") to the best one. Each Locale has a Pack: immutable word lists and
-// rules for one language, built once per Registry and shared by every run.
-// A Writer turns a Pack and a caller's random source into text; it is
-// cheap to create, not safe for concurrent use, and reuses one buffer so
-// that the only allocation per call is the returned string.
+// A Registry knows the supported locales and matches near codes ("de-AT",
+// "pt_pt", "nb") to the best one. Each Locale has a Pack: immutable word
+// lists and rules for one language, built once per Registry and shared by
+// every run. A Writer turns a Pack and a caller's random source into text;
+// it is cheap to create, not safe for concurrent use, and reuses one buffer
+// so that the only allocation per call is the returned string.
 //
 // The package imports nothing from the rest of the module.
+//
+// # Data files
+//
+// Each locale is one UTF-8 file in data/, embedded in the binary. A line
+// "[name]" opens a section; "#" starts a comment line. A locale may extend
+// another one's file (en_GB extends en_US): its sections replace whole
+// sections of the base, its meta keys single keys.
+//
+// [meta] holds "key = value" lines: quotes (four marks: primary open and
+// close, secondary open and close), date (a pattern of {d} {dd} {m} {mm}
+// {month} {yyyy} and literal text), months, firstday (how day 1 is written,
+// "1er"), decimal, group (a string or space, nbsp, nnbsp, none), mingroup
+// (the fewest integer digits that are grouped, less 3), minus, titles
+// (title or sentence case), nameorder ("family given"), namespace and
+// textspace ("no" for scripts written without spaces), punctspace.before and
+// punctspace.after (characters that take a narrow no-break space, as French
+// ; : ! ?), termjoin (the "and" of two term names, "与|yu" with a
+// romanisation), termjoin.alt, termlower, casing (turkish), and the grammar
+// keys classes (noun classes, such as genders), nounforms, adjforms and
+// verbforms (names of inflected forms besides the base; the verb forms fin
+// and join end a sentence and a clause followed by another), adjpos (before
+// or after the noun), adjchance and vowels (letters before which a
+// determiner takes its elided form).
+//
+// List sections hold entries separated by commas: female, male and family
+// names ("Kowalski/Kowalska" gives masculine and feminine forms), nouns
+// (prefixed by their class when the language has classes), adjectives,
+// verbs, terms, cities, domains, and any other list a pattern names. An
+// entry "base|form1|form2" gives inflected forms in the declared order; a
+// missing form is derived by [rules], lines "kind form class
+// suffix>replacement ...", the longest matching suffix winning. A name, term
+// or city in a script without built-in romanisation is written "東京|tokyo".
+//
+// [np] lines "case class determiner adjective-form noun-form" define noun
+// phrases per grammatical case: the determiner ("der", "l'/le" with its
+// elided form, "-" for none), the adjective form it takes ("+f" when an
+// adjective is required, "-" for none) and the noun form. [clauses],
+// [titles], [bios] and [openers] are patterns, one per line: literal text
+// with slots {case} (a noun phrase), {v} (a verb), {noun}, {adj}, {q} (a
+// quoted term name) and {list} for any list section ({city}, {term}),
+// optionally {slot.l} lower-cased or {slot.c} capitalised. [joiners] join
+// clauses into sentences; [translit] lines "ä ae" give the locale's
+// e-mail spelling of a letter.
 package locales
