@@ -162,7 +162,8 @@ func renditionsOf(ctx context.Context, s *Set, img image.Image, data []byte, o O
 	}
 	info := s.Info
 	var err error
-	src := ToRGBA(img)
+	src, release := scratchRGBA(img)
+	defer release()
 	w, h := info.Width, info.Height
 
 	// Medium.

@@ -155,7 +155,9 @@ func resizeRect(src *image.RGBA, r image.Rectangle, w, h int) *image.RGBA {
 	}
 	// Horizontal pass.
 	kx := newKernel(sw, w)
-	tmp := make([]uint8, w*4*sh)
+	tmpBuf := getScratch(w * 4 * sh)
+	defer putScratch(tmpBuf)
+	tmp := *tmpBuf
 	for y := range sh {
 		row := src.Pix[src.PixOffset(r.Min.X, r.Min.Y+y):]
 		out := tmp[y*w*4 : (y+1)*w*4]
