@@ -40,6 +40,8 @@ var (
 	jaFile string
 	//go:embed data/zh_CN.txt
 	zhCNFile string
+	//go:embed data/ko_KR.txt
+	koKRFile string
 )
 
 // shippedLocale is one locale of NewRegistry: its code, its data file, the
@@ -72,5 +74,6 @@ func shipped() []shippedLocale {
 		{"uk", &ukFile, "", true},
 		{"ja", &jaFile, "", true},
 		{"zh_CN", &zhCNFile, "", true},
+		{"ko_KR", &koKRFile, "", true},
 	}
 }
