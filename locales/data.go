@@ -30,6 +30,8 @@ var (
 	svSEFile string
 	//go:embed data/da_DK.txt
 	daDKFile string
+	//go:embed data/cs_CZ.txt
+	csCZFile string
 	//go:embed data/tr_TR.txt
 	trTRFile string
 	//go:embed data/ru_RU.txt
@@ -69,6 +71,7 @@ func shipped() []shippedLocale {
 		{"pt_PT", &ptPTFile, "pt_BR", false},
 		{"sv_SE", &svSEFile, "", true},
 		{"da_DK", &daDKFile, "", true},
+		{"cs_CZ", &csCZFile, "", true},
 		{"tr_TR", &trTRFile, "", true},
 		{"ru_RU", &ruRUFile, "", true},
 		{"uk", &ukFile, "", true},
