@@ -26,6 +26,8 @@ var (
 	ptBRFile string
 	//go:embed data/pt_PT.txt
 	ptPTFile string
+	//go:embed data/pl_PL.txt
+	plPLFile string
 	//go:embed data/sv_SE.txt
 	svSEFile string
 	//go:embed data/da_DK.txt
@@ -69,6 +71,7 @@ func shipped() []shippedLocale {
 		{"nl_NL", &nlNLFile, "", true},
 		{"pt_BR", &ptBRFile, "", true},
 		{"pt_PT", &ptPTFile, "pt_BR", false},
+		{"pl_PL", &plPLFile, "", true},
 		{"sv_SE", &svSEFile, "", true},
 		{"da_DK", &daDKFile, "", true},
 		{"cs_CZ", &csCZFile, "", true},
