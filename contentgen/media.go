@@ -32,6 +32,10 @@ func (g *Generator) fetchImages(ctx context.Context, rn *run, prov providers.Ima
 			imgs[i], errs[i] = prov.Image(ctx, reqs[i])
 			if errs[i] == nil && imgs[i] != nil {
 				sets[i] = renditions(ctx, imgs[i])
+				if imgs[i].Release != nil {
+					imgs[i].Release()
+					imgs[i].Pixels, imgs[i].Release = nil, nil
+				}
 			}
 		}()
 	}

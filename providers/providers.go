@@ -126,6 +126,10 @@ type Image struct {
 	// Pixels, when set, is the decoded image of Data, so that a caller
 	// making smaller renditions need not decode Data again.
 	Pixels image.Image
+	// Release, when set, hands Pixels back to the provider for reuse: call
+	// it once, after the last use of Pixels. A caller that never calls it
+	// loses nothing but the reuse.
+	Release func()
 }
 
 // ImageProvider fetches or makes images. Implementations must be safe for

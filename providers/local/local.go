@@ -95,27 +95,32 @@ func (p *Provider) Image(ctx context.Context, req providers.ImageRequest) (*prov
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
+	// The canvas goes back to the pool on an error, or when the caller
+	// releases the pixels it gets: never while they may still be read.
 	c := p.canvas()
-	defer p.pool.Put(c)
 	p.render(c, req)
 	if err := ctx.Err(); err != nil {
+		p.pool.Put(c)
 		return nil, err
 	}
 	var buf bytes.Buffer
 	buf.Grow(req.Width * req.Height / 6)
-	img := &providers.Image{Width: req.Width, Height: req.Height, Title: title(req), Pixels: c.img}
+	img := &providers.Image{Width: req.Width, Height: req.Height, Title: title(req)}
 	if p.format == FormatPNG {
 		rgba := image.NewRGBA(c.img.Rect)
 		draw.Draw(rgba, rgba.Rect, c.img, image.Point{}, draw.Src)
+		p.pool.Put(c)
 		if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, rgba); err != nil {
 			return nil, fmt.Errorf("local: encode png: %w", err)
 		}
-		img.MIMEType, img.Ext = "image/png", "png"
+		img.MIMEType, img.Ext, img.Pixels = "image/png", "png", rgba
 	} else {
 		if err := jpeg.Encode(&buf, c.img, &jpeg.Options{Quality: p.quality}); err != nil {
+			p.pool.Put(c)
 			return nil, fmt.Errorf("local: encode jpeg: %w", err)
 		}
-		img.MIMEType, img.Ext = "image/jpeg", "jpg"
+		img.MIMEType, img.Ext, img.Pixels = "image/jpeg", "jpg", c.img
+		img.Release = sync.OnceFunc(func() { p.pool.Put(c) })
 	}
 	img.Data = bytes.Clone(buf.Bytes())
 	return img, nil

@@ -275,3 +275,27 @@ func ExampleProvider_Image() {
 	fmt.Println(img.MIMEType, img.Width, img.Height, img.Title)
 	// Output: image/jpeg 1200 800 Hello
 }
+
+// TestPixelsStayTheCallersUntilReleased guards the canvas pool: the pixels
+// an image comes with must not be drawn over by the next image until the
+// caller releases them.
+func TestPixelsStayTheCallersUntilReleased(t *testing.T) {
+	t.Parallel()
+	p := newProvider(t, nil)
+	ctx := context.Background()
+	req := providers.ImageRequest{Width: 200, Height: 120, Category: "nature", Seed: 1}
+	first, err := p.Image(ctx, req)
+	require.NoError(t, err)
+	require.NotNil(t, first.Pixels)
+	require.NotNil(t, first.Release)
+	before := append([]uint8(nil), first.Pixels.(*image.YCbCr).Y...)
+
+	for seed := uint64(2); seed < 6; seed++ {
+		other, err := p.Image(ctx, providers.ImageRequest{Width: 200, Height: 120, Category: "food", Seed: seed})
+		require.NoError(t, err)
+		other.Release()
+	}
+	require.Equal(t, before, first.Pixels.(*image.YCbCr).Y, "pixels changed before release")
+	first.Release()
+	first.Release() // a second call is harmless
+}
