@@ -259,6 +259,5 @@ var streetKinds = []string{"Street", "Road", "Avenue", "Lane", "Way", "Square"}
 
 var regions = []string{"Bavaria", "California", "Catalonia", "Lombardy", "Ontario", "Provence", "Queensland", "Saxony", "Texas", "Tuscany", "Utrecht", "Masovia", "Andalusia", "Normandy"}
 
-
 // docNets are the IPv4 blocks reserved for documentation (RFC 5737).
 var docNets = []string{"192.0.2.", "198.51.100.", "203.0.113."}
