@@ -484,7 +484,9 @@ func TestWriterAllocatesOnlyItsResult(t *testing.T) {
 		for range 50 {
 			_ = w.HTML(HTMLOptions{Paragraphs: 8, Headings: true, Lists: true})
 		}
+		person := w.Person()
 		for name, f := range map[string]func(){
+			"Email":     func() { _ = w.Email(person, 7) },
 			"Paragraph": func() { _ = w.Paragraph(3, 6) },
 			"Title":     func() { _ = w.Title() },
 			"Comment":   func() { _ = w.Comment() },

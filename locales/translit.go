@@ -111,7 +111,10 @@ func appendFold(b []byte, p *Pack, s string, slug bool) []byte {
 		} else if t, ok := foldRune(lower, p == nil); ok {
 			part = t
 		} else if hangulSyllable(r) {
-			part = hangulRoman(r)
+			initial, medial, final := hangulRoman(r)
+			put(initial)
+			put(medial)
+			part = final
 		} else if k := kanaRoman(r); k != "" || r == 'っ' || r == 'ッ' || r == 'ー' {
 			if r == 'っ' || r == 'ッ' {
 				double = true
@@ -344,13 +347,14 @@ func mergeFinal(s string, c rune) (string, bool) {
 }
 
 // hangulRoman romanises one syllable by the Revised Romanization, letter by
-// letter (without the sound changes across syllables).
-func hangulRoman(r rune) string {
+// letter (without the sound changes across syllables): its initial, medial
+// and final, returned apart so that nothing is allocated.
+func hangulRoman(r rune) (initial, medial, final string) {
 	initials := [...]string{"g", "kk", "n", "d", "tt", "r", "m", "b", "pp", "s", "ss", "", "j", "jj", "ch", "k", "t", "p", "h"}
 	medials := [...]string{"a", "ae", "ya", "yae", "eo", "e", "yeo", "ye", "o", "wa", "wae", "oe", "yo", "u", "wo", "we", "wi", "yu", "eu", "ui", "i"}
 	finals := [...]string{"", "k", "k", "k", "n", "n", "n", "t", "l", "k", "m", "l", "l", "l", "p", "l", "m", "p", "p", "t", "t", "ng", "t", "t", "k", "t", "p", "t"}
 	v := int(r - 0xAC00)
-	return initials[v/(21*28)] + medials[v/28%21] + finals[v%28]
+	return initials[v/(21*28)], medials[v/28%21], finals[v%28]
 }
 
 // kanaRoman romanises one hiragana or katakana letter (Hepburn).
