@@ -1,11 +1,14 @@
 package contentgen_test
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/mail"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -48,8 +51,9 @@ func newAIServer(t *testing.T, status int, body string) *aiServer {
 func TestAISecondaryProviderOverTheWire(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
+	// The primary's error message echoes the key, as some providers do.
 	primary := newAIServer(t, http.StatusServiceUnavailable,
-		`{"error":{"message":"The engine is currently overloaded.","type":"server_error","param":null,"code":null}}`)
+		`{"error":{"message":"The engine is currently overloaded (key sk-one-secret-1234).","type":"server_error","param":null,"code":null}}`)
 	secondary := newAIServer(t, http.StatusOK,
 		`{"id":"msg_01","type":"message","role":"assistant","model":"m-1","content":[{"type":"tool_use","id":"toolu_01","name":"record_field_types",`+
 			`"input":{"detections":[{"key":"field_xq","type":"email","confidence":0.93}]}}],"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":100,"output_tokens":20}}`)
@@ -61,8 +65,10 @@ func TestAISecondaryProviderOverTheWire(t *testing.T) {
 	}
 	f := newFieldFixture(t, 31, nil)
 	seed := int64(31)
+	logs := &lockedBuffer{}
 	gen, err := contentgen.New(f.host, f.hist, &contentgen.Config{
 		Seed: &seed, Now: clock, Templates: f.tmpl, FieldAdapters: templates.NewRegistry(f.adapter),
+		Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		AI: &contentgen.AIConfig{Keyring: keyring, Providers: map[string]ai.Options{
 			contentgen.AIOne: opts(primary.srv.URL),
 			contentgen.AITwo: opts(secondary.srv.URL),
@@ -101,4 +107,28 @@ func TestAISecondaryProviderOverTheWire(t *testing.T) {
 	for _, p := range posts {
 		require.NotEmpty(t, p.Meta["xq_value"])
 	}
+
+	// The failures were logged, and no log line carries a key.
+	require.Contains(t, logs.String(), "AI field detection failed")
+	for _, key := range []string{"sk-one-secret-1234", "two-secret-5678"} {
+		require.NotContains(t, logs.String(), key)
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for a logger's concurrent writes.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
