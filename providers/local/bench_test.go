@@ -23,6 +23,7 @@ func benchImage(b *testing.B, req providers.ImageRequest) {
 			b.Fatal(err)
 		}
 		n += len(img.Data)
+		img.Release() // as a caller done with the pixels does
 	}
 	b.ReportMetric(float64(n)/float64(b.N), "jpeg-bytes/op")
 }
@@ -71,10 +72,12 @@ func BenchmarkLocal1200x800Parallel(b *testing.B) {
 		var seed uint64
 		for pb.Next() {
 			seed++
-			if _, err := p.Image(ctx, providers.ImageRequest{Width: 1200, Height: 800, Seed: seed}); err != nil {
+			img, err := p.Image(ctx, providers.ImageRequest{Width: 1200, Height: 800, Seed: seed})
+			if err != nil {
 				b.Error(err)
 				return
 			}
+			img.Release()
 		}
 	})
 }
