@@ -70,11 +70,27 @@ func newKernel(src, dst int) kernel {
 // converted through image/draw, which has fast paths for the types the
 // standard decoders produce.
 func ToRGBA(img image.Image) *image.RGBA {
-	if m, ok := img.(*image.RGBA); ok && m.Rect.Min == (image.Point{}) {
+	if m := originRGBA(img); m != nil {
 		return m
 	}
 	b := img.Bounds()
-	m := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	return convertRGBA(img, make([]uint8, 4*b.Dx()*b.Dy()))
+}
+
+// originRGBA returns img when it is an *image.RGBA with origin (0, 0), nil
+// otherwise.
+func originRGBA(img image.Image) *image.RGBA {
+	if m, ok := img.(*image.RGBA); ok && m.Rect.Min == (image.Point{}) {
+		return m
+	}
+	return nil
+}
+
+// convertRGBA draws img into pix (4 bytes a pixel of img's size) as an
+// *image.RGBA with origin (0, 0).
+func convertRGBA(img image.Image, pix []uint8) *image.RGBA {
+	b := img.Bounds()
+	m := &image.RGBA{Pix: pix, Stride: 4 * b.Dx(), Rect: image.Rect(0, 0, b.Dx(), b.Dy())}
 	draw.Draw(m, m.Rect, img, b.Min, draw.Src)
 	return m
 }
@@ -155,8 +171,8 @@ func resizeRect(src *image.RGBA, r image.Rectangle, w, h int) *image.RGBA {
 	}
 	// Horizontal pass.
 	kx := newKernel(sw, w)
-	tmpBuf := getScratch(w * 4 * sh)
-	defer putScratch(tmpBuf)
+	tmpBuf := getScratch(&resizeScratch, w*4*sh)
+	defer resizeScratch.Put(tmpBuf)
 	tmp := *tmpBuf
 	for y := range sh {
 		row := src.Pix[src.PixOffset(r.Min.X, r.Min.Y+y):]
