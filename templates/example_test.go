@@ -14,9 +14,9 @@ import (
 
 // A variant stores only what it overrides and is merged over its parent
 // when generation asks for the effective configuration.
-func ExampleMemStore_CreateVariant() {
+func ExampleLibrary_CreateVariant() {
 	ctx := context.Background()
-	store := templates.NewMemStore(nil)
+	store := templates.NewLibrary(templates.NewMemStore(), nil)
 	books, _ := store.Create(ctx, templates.Input{
 		Name: "Books", PostType: "book", IsDefault: true,
 		FieldConfig: templates.FieldConfig{CustomFields: map[string]templates.FieldSetting{
@@ -48,7 +48,8 @@ func ExampleMemStore_CreateVariant() {
 // Missing parameters come back as a *ParamError naming the parameter, for
 // a 400 invalid_parameter response.
 func ExampleParamError() {
-	_, err := templates.NewMemStore(nil).Create(context.Background(), templates.Input{Name: "Books"})
+	lib := templates.NewLibrary(templates.NewMemStore(), nil)
+	_, err := lib.Create(context.Background(), templates.Input{Name: "Books"})
 	var pe *templates.ParamError
 	if errors.As(err, &pe) {
 		fmt.Println(pe.Param, "-", pe.Message, "-", errors.Is(err, templates.ErrInvalid))
@@ -126,17 +127,18 @@ func ExampleAnalyzeDependencies() {
 }
 
 // Export writes templates without ids; import reports each item.
-func ExampleExportTemplates() {
+func ExampleLibrary_Export() {
 	ctx := context.Background()
-	store := templates.NewMemStore(nil)
-	store.Create(ctx, templates.Input{Name: "Books", PostType: "book"})
-	exp, _ := templates.ExportTemplates(ctx, store, templates.ExportSelection{PostType: "book"}, time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC))
+	clock := func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) }
+	lib := templates.NewLibrary(templates.NewMemStore(), &templates.LibraryOptions{Now: clock})
+	lib.Create(ctx, templates.Input{Name: "Books", PostType: "book"})
+	exp, _ := lib.Export(ctx, templates.ExportSelection{PostType: "book"})
 	out, _ := json.Marshal(exp)
 	fmt.Println(string(out))
 
 	body := []byte(`{"templates":[{"name":"Books","post_type":"book"},{"name":"Broken"}]}`)
 	items, _ := templates.ParseImport(body)
-	res, _ := templates.ImportTemplates(ctx, templates.NewMemStore(nil), items, nil)
+	res, _ := templates.NewLibrary(templates.NewMemStore(), nil).Import(ctx, items)
 	fmt.Println(res.Message())
 	for _, r := range res.Results {
 		fmt.Printf("success=%v name=%q id=%d error=%q\n", r.Success, r.Name, r.ID, r.Error)
@@ -146,4 +148,50 @@ func ExampleExportTemplates() {
 	// Imported 1 template, 1 failed.
 	// success=true name="Books" id=1 error=""
 	// success=false name="Broken" id=0 error="post_type is required"
+}
+
+// The embedding program checks templates against its site and records the
+// field signature of each save through the Library's hooks; Stale then
+// reports the templates whose fields changed since.
+func ExampleNewLibrary() {
+	ctx := context.Background()
+	site := map[string][]templates.Field{"book": {{Name: "isbn", Type: "text"}}}
+	lib := templates.NewLibrary(templates.NewMemStore(), &templates.LibraryOptions{
+		Check: func(ctx context.Context, postType string, tc templates.TaxonomyConfig) error {
+			if _, ok := site[postType]; !ok {
+				return &templates.ParamError{Param: "post_type", Message: fmt.Sprintf("post_type %q is not registered", postType)}
+			}
+			return nil
+		},
+		Signature: func(ctx context.Context, postType string) templates.Signature {
+			return templates.SignatureOf(site[postType])
+		},
+	})
+	_, err := lib.Create(ctx, templates.Input{Name: "Ships", PostType: "spaceship"})
+	fmt.Println(err)
+	books, _ := lib.Create(ctx, templates.Input{Name: "Books", PostType: "book"})
+	fmt.Println(books.FieldSignature)
+
+	site["book"] = append(site["book"], templates.Field{Name: "pages", Type: "number"})
+	stale, _ := lib.Stale(ctx, map[string]templates.Signature{"book": templates.SignatureOf(site["book"])})
+	fmt.Println(stale[0].Name, "gained", stale[0].AddedFields)
+	// Output:
+	// templates: post_type "spaceship" is not registered
+	// [isbn:text]
+	// Books gained [pages]
+}
+
+// A Store's Atomic unit keeps all of its writes or none.
+func ExampleMemStore_Atomic() {
+	ctx := context.Background()
+	store := templates.NewMemStore()
+	err := store.Atomic(ctx, func(ctx context.Context, s templates.Store) error {
+		if _, err := s.Insert(ctx, templates.Template{Name: "Books", PostType: "book"}); err != nil {
+			return err
+		}
+		return errors.New("changed my mind")
+	})
+	list, _ := store.List(ctx, templates.Filter{})
+	fmt.Println(err, "- templates kept:", len(list))
+	// Output: changed my mind - templates kept: 0
 }

@@ -61,11 +61,11 @@ func keysAndTypes(t *testing.T, v any) map[string]string {
 	return out
 }
 
-func fixtureStore(t *testing.T) (*templates.MemStore, templates.Template, templates.Template) {
+func fixtureStore(t *testing.T) (*templates.Library, templates.Template, templates.Template, *fakeClock) {
 	t.Helper()
 	ctx := context.Background()
 	clock := &fakeClock{t: time.Date(2025, 2, 3, 4, 5, 6, 0, time.UTC)}
-	s := templates.NewMemStore(clock.Now)
+	s := templates.NewLibrary(templates.NewMemStore(), &templates.LibraryOptions{Now: clock.Now})
 	parent, err := s.Create(ctx, templates.Input{
 		Name: "Books", Description: "Complete book records", PostType: "book", IsDefault: true,
 		FieldConfig: templates.FieldConfig{
@@ -83,13 +83,13 @@ func fixtureStore(t *testing.T) (*templates.MemStore, templates.Template, templa
 		CustomFields: map[string]templates.FieldSetting{"price": {Mode: templates.ModeNone}},
 	}})
 	require.NoError(t, err)
-	return s, parent, variant
+	return s, parent, variant, clock
 }
 
 func TestTemplateJSON(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, parent, variant := fixtureStore(t)
+	s, parent, variant, _ := fixtureStore(t)
 
 	single, err := s.Get(ctx, parent.ID)
 	require.NoError(t, err)
@@ -134,8 +134,9 @@ func mustJSON(t *testing.T, v any) []byte {
 func TestExportJSON(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, _, _ := fixtureStore(t)
-	exp, err := templates.ExportTemplates(ctx, s, templates.ExportSelection{}, time.Date(2025, 6, 7, 8, 9, 10, 0, time.UTC))
+	s, _, _, clock := fixtureStore(t)
+	clock.t = time.Date(2025, 6, 7, 8, 9, 10, 0, time.UTC)
+	exp, err := s.Export(ctx, templates.ExportSelection{})
 	require.NoError(t, err)
 	golden(t, "export.json", exp)
 	require.Equal(t, map[string]string{"templates": "array", "count": "number", "version": "string", "exported": "string"}, keysAndTypes(t, exp))
@@ -170,8 +171,10 @@ func TestParseImport(t *testing.T) {
 	require.Error(t, items[3].Err)
 	require.Equal(t, "Wrong type", items[3].Template.Name, "the name of a broken item is kept for the report")
 
-	s := templates.NewMemStore(nil)
-	res, err := templates.ImportTemplates(ctx, s, items, func(string) templates.Signature { return templates.Signature{"price:number"} })
+	s := templates.NewLibrary(templates.NewMemStore(), &templates.LibraryOptions{
+		Signature: func(context.Context, string) templates.Signature { return templates.Signature{"price:number"} },
+	})
+	res, err := s.Import(ctx, items)
 	require.NoError(t, err)
 	require.Equal(t, 1, res.Imported)
 	require.Equal(t, 4, res.Failed)

@@ -3,17 +3,16 @@ package templates
 import (
 	"cmp"
 	"context"
+	"errors"
 	"slices"
-	"strings"
 	"sync"
-	"time"
 )
 
-// MemStore is an in-memory Store, safe for concurrent use. The zero value
+// MemStore is an in-memory Store, safe for concurrent use. Atomic holds
+// the store's lock for the whole of its fn, so fn must use the Store it
+// receives: calling the MemStore itself from fn deadlocks. The zero value
 // is not usable; call NewMemStore.
 type MemStore struct {
-	now func() time.Time
-
 	mu     sync.RWMutex
 	byID   map[int64]*Template
 	nextID int64
@@ -22,24 +21,35 @@ type MemStore struct {
 
 var _ Store = (*MemStore)(nil)
 
-// NewMemStore returns an empty store whose timestamps come from now,
-// truncated to the second; nil means time.Now.
-func NewMemStore(now func() time.Time) *MemStore {
-	if now == nil {
-		now = time.Now
-	}
-	return &MemStore{now: now, byID: map[int64]*Template{}, nextID: 1}
+// NewMemStore returns an empty store.
+func NewMemStore() *MemStore {
+	return &MemStore{byID: map[int64]*Template{}, nextID: 1}
 }
 
-func (s *MemStore) stamp() time.Time { return s.now().Round(0).Truncate(time.Second) }
+// errUnitDone is returned by the Store an Atomic fn received when it is
+// used after fn returned.
+var errUnitDone = errors.New("templates: store of an atomic unit used after the unit ended")
 
-func cloneTemplate(t *Template) Template {
+// cloneStored copies t deeply, without LinkedParents, which a Store never
+// keeps.
+func cloneStored(t *Template) Template {
 	c := *t
 	c.FieldConfig = t.FieldConfig.Clone()
 	c.TaxonomyConfig = t.TaxonomyConfig.Clone()
-	c.LinkedParents = slices.Clone(t.LinkedParents)
+	c.LinkedParents = nil
 	c.FieldSignature = slices.Clone(t.FieldSignature)
 	return c
+}
+
+func cloneMark(m SyncMark) SyncMark {
+	out := SyncMark{SeenAt: m.SeenAt}
+	if m.Signatures != nil {
+		out.Signatures = make(map[string]Signature, len(m.Signatures))
+		for k, v := range m.Signatures {
+			out.Signatures[k] = slices.Clone(v)
+		}
+	}
+	return out
 }
 
 // Get implements Store.
@@ -49,47 +59,7 @@ func (s *MemStore) Get(ctx context.Context, id int64) (Template, error) {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	t, ok := s.byID[id]
-	if !ok {
-		return Template{}, ErrNotFound
-	}
-	out := cloneTemplate(t)
-	out.LinkedParents = []LinkedParent{}
-	for p := s.byID[t.ParentID]; p != nil; p = s.byID[p.ParentID] {
-		out.LinkedParents = append(out.LinkedParents, LinkedParent{ID: p.ID, Name: p.Name, PostType: p.PostType})
-	}
-	return out, nil
-}
-
-// Effective implements Store.
-func (s *MemStore) Effective(ctx context.Context, id int64) (Template, error) {
-	if err := ctx.Err(); err != nil {
-		return Template{}, err
-	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	t, ok := s.byID[id]
-	if !ok {
-		return Template{}, ErrNotFound
-	}
-	out := cloneTemplate(t)
-	out.FieldConfig, out.TaxonomyConfig = s.effectiveLocked(t)
-	return out, nil
-}
-
-// effectiveLocked merges the chain of t's parents, root first.
-func (s *MemStore) effectiveLocked(t *Template) (FieldConfig, TaxonomyConfig) {
-	chain := []*Template{t}
-	for p := s.byID[t.ParentID]; p != nil; p = s.byID[p.ParentID] {
-		chain = append(chain, p)
-	}
-	fc := FieldConfig{}
-	var tc TaxonomyConfig
-	for i := len(chain) - 1; i >= 0; i-- {
-		fc = MergeFieldConfig(fc, chain[i].FieldConfig)
-		tc = MergeTaxonomyConfig(tc, chain[i].TaxonomyConfig)
-	}
-	return fc, tc
+	return s.getLocked(id)
 }
 
 // List implements Store.
@@ -99,290 +69,38 @@ func (s *MemStore) List(ctx context.Context, f Filter) ([]Template, error) {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := []Template{}
-	for _, t := range s.byID {
-		if f.Matches(t) {
-			out = append(out, cloneTemplate(t))
-		}
-	}
-	slices.SortFunc(out, func(a, b Template) int { return cmp.Compare(a.ID, b.ID) })
-	return out, nil
+	return s.listLocked(f), nil
 }
 
-// insertLocked stores t under a new id, clearing the other defaults of its
-// post type when t is default.
-func (s *MemStore) insertLocked(t Template) Template {
-	t.ID = s.nextID
-	s.nextID++
-	if t.IsDefault {
-		s.clearDefaultsLocked(t.PostType, t.ID)
-	}
-	s.byID[t.ID] = &t
-	return cloneTemplate(&t)
-}
-
-func (s *MemStore) clearDefaultsLocked(postType string, keep int64) {
-	for id, o := range s.byID {
-		if id != keep && o.PostType == postType && o.IsDefault {
-			o.IsDefault = false
-		}
-	}
-}
-
-// Create implements Store.
-func (s *MemStore) Create(ctx context.Context, in Input) (Template, error) {
-	if err := ctx.Err(); err != nil {
-		return Template{}, err
-	}
-	if err := in.Validate(); err != nil {
-		return Template{}, err
-	}
-	now := s.stamp()
-	t := Template{
-		Name: strings.TrimSpace(in.Name), Description: in.Description, PostType: in.PostType,
-		IsDefault: in.IsDefault, FieldConfig: in.FieldConfig.Clone(), TaxonomyConfig: in.TaxonomyConfig.Clone(),
-		FieldSignature: slices.Clone(in.FieldSignature), CreatedAt: now, UpdatedAt: now,
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.insertLocked(t), nil
-}
-
-func systemErr() error {
-	return paramErr("id", "system templates cannot be changed or deleted; duplicate one to edit it")
-}
-
-// Update implements Store.
-func (s *MemStore) Update(ctx context.Context, id int64, p Patch) (Template, error) {
+// Insert implements Store.
+func (s *MemStore) Insert(ctx context.Context, t Template) (Template, error) {
 	if err := ctx.Err(); err != nil {
 		return Template{}, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t, ok := s.byID[id]
-	if !ok {
-		return Template{}, ErrNotFound
-	}
-	if err := p.Validate(); err != nil {
-		return Template{}, err
-	}
-	if p.PostType != nil && *p.PostType != t.PostType {
-		return Template{}, paramErr("post_type", "post_type cannot be changed after a template is created")
-	}
-	if t.IsSystem && (p.Name != nil || p.Description != nil || p.FieldConfig != nil || p.TaxonomyConfig != nil) {
-		return Template{}, systemErr()
-	}
-	next := cloneTemplate(t)
-	if p.Name != nil {
-		next.Name = strings.TrimSpace(*p.Name)
-	}
-	if p.Description != nil {
-		next.Description = *p.Description
-	}
-	var parentFC FieldConfig
-	var parentTC TaxonomyConfig
-	if parent := s.byID[t.ParentID]; parent != nil {
-		parentFC, parentTC = s.effectiveLocked(parent)
-	}
-	if p.FieldConfig != nil {
-		next.FieldConfig = DiffFieldConfig(parentFC, *p.FieldConfig)
-	}
-	if p.TaxonomyConfig != nil {
-		next.TaxonomyConfig = DiffTaxonomyConfig(parentTC, p.TaxonomyConfig)
-	}
-	if p.FieldSignature != nil {
-		next.FieldSignature = slices.Clone(p.FieldSignature)
-	}
-	if p.IsDefault != nil {
-		next.IsDefault = *p.IsDefault
-		if next.IsDefault {
-			s.clearDefaultsLocked(t.PostType, id)
-		}
-	}
-	next.UpdatedAt = s.stamp()
-	*t = next
-	return cloneTemplate(t), nil
+	return s.insertLocked(nil, t), nil
 }
 
-// descendantsLocked returns id and all its variants, at any depth.
-func (s *MemStore) descendantsLocked(id int64) map[int64]bool {
-	set := map[int64]bool{id: true}
-	for grew := true; grew; {
-		grew = false
-		for cid, c := range s.byID {
-			if !set[cid] && set[c.ParentID] {
-				set[cid] = true
-				grew = true
-			}
-		}
+// Put implements Store.
+func (s *MemStore) Put(ctx context.Context, t Template) error {
+	if err := ctx.Err(); err != nil {
+		return err
 	}
-	return set
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.putLocked(nil, t)
 }
 
 // Delete implements Store.
-func (s *MemStore) Delete(ctx context.Context, id int64, newDefaultID int64) (DeleteResult, error) {
+func (s *MemStore) Delete(ctx context.Context, ids []int64) error {
 	if err := ctx.Err(); err != nil {
-		return DeleteResult{}, err
+		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t, ok := s.byID[id]
-	if !ok {
-		return DeleteResult{}, ErrNotFound
-	}
-	if t.IsSystem {
-		return DeleteResult{}, systemErr()
-	}
-	doomed := s.descendantsLocked(id)
-	var heir *Template
-	if newDefaultID != 0 {
-		heir = s.byID[newDefaultID]
-		switch {
-		case heir == nil:
-			return DeleteResult{}, paramErr("new_default_id", "new_default_id %d names no template", newDefaultID)
-		case doomed[newDefaultID]:
-			return DeleteResult{}, paramErr("new_default_id", "new_default_id %d is deleted along with template %d", newDefaultID, id)
-		case heir.PostType != t.PostType:
-			return DeleteResult{}, paramErr("new_default_id", "new_default_id %d is a template of post type %q, not %q", newDefaultID, heir.PostType, t.PostType)
-		}
-	}
-	wasDefault := false
-	for did := range doomed {
-		wasDefault = wasDefault || s.byID[did].IsDefault
-		delete(s.byID, did)
-	}
-	res := DeleteResult{VariantsDeleted: len(doomed) - 1}
-	if wasDefault && heir != nil {
-		s.clearDefaultsLocked(heir.PostType, heir.ID)
-		heir.IsDefault = true
-		heir.UpdatedAt = s.stamp()
-		res.NewDefaultID = heir.ID
-	}
-	return res, nil
-}
-
-// SetDefault implements Store.
-func (s *MemStore) SetDefault(ctx context.Context, id int64) (Template, error) {
-	if err := ctx.Err(); err != nil {
-		return Template{}, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, ok := s.byID[id]
-	if !ok {
-		return Template{}, ErrNotFound
-	}
-	s.clearDefaultsLocked(t.PostType, id)
-	if !t.IsDefault {
-		t.IsDefault = true
-		t.UpdatedAt = s.stamp()
-	}
-	return cloneTemplate(t), nil
-}
-
-// Duplicate implements Store.
-func (s *MemStore) Duplicate(ctx context.Context, id int64) (Template, error) {
-	if err := ctx.Err(); err != nil {
-		return Template{}, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, ok := s.byID[id]
-	if !ok {
-		return Template{}, ErrNotFound
-	}
-	c := cloneTemplate(t)
-	c.Name = t.Name + " (Copy)"
-	c.IsDefault, c.IsSystem = false, false
-	c.CreatedAt = s.stamp()
-	c.UpdatedAt = c.CreatedAt
-	return s.insertLocked(c), nil
-}
-
-// CreateVariant implements Store.
-func (s *MemStore) CreateVariant(ctx context.Context, parentID int64, p Patch) (Template, error) {
-	if err := ctx.Err(); err != nil {
-		return Template{}, err
-	}
-	if err := p.Validate(); err != nil {
-		return Template{}, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	parent, ok := s.byID[parentID]
-	if !ok {
-		return Template{}, ErrNotFound
-	}
-	if p.PostType != nil && *p.PostType != parent.PostType {
-		return Template{}, paramErr("post_type", "a variant has its parent's post type %q", parent.PostType)
-	}
-	now := s.stamp()
-	v := Template{
-		Name: parent.Name + " (Variant)", PostType: parent.PostType, ParentID: parentID,
-		FieldSignature: slices.Clone(parent.FieldSignature), CreatedAt: now, UpdatedAt: now,
-	}
-	if p.Name != nil {
-		v.Name = strings.TrimSpace(*p.Name)
-	}
-	if p.Description != nil {
-		v.Description = *p.Description
-	}
-	if p.IsDefault != nil {
-		v.IsDefault = *p.IsDefault
-	}
-	if p.FieldSignature != nil {
-		v.FieldSignature = slices.Clone(p.FieldSignature)
-	}
-	pfc, ptc := s.effectiveLocked(parent)
-	if p.FieldConfig != nil {
-		v.FieldConfig = DiffFieldConfig(pfc, *p.FieldConfig)
-	}
-	if p.TaxonomyConfig != nil {
-		v.TaxonomyConfig = DiffTaxonomyConfig(ptc, p.TaxonomyConfig)
-	}
-	return s.insertLocked(v), nil
-}
-
-// EnsureSystem implements Store.
-func (s *MemStore) EnsureSystem(ctx context.Context, ins []Input) ([]Template, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	for i := range ins {
-		if err := ins[i].Validate(); err != nil {
-			return nil, err
-		}
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.stamp()
-	postTypes := map[string]bool{}
-	for _, in := range ins {
-		postTypes[in.PostType] = true
-		name := strings.TrimSpace(in.Name)
-		exists, hasDefault := false, false
-		for _, t := range s.byID {
-			exists = exists || t.IsSystem && t.PostType == in.PostType && t.Name == name
-			hasDefault = hasDefault || t.PostType == in.PostType && t.IsDefault
-		}
-		if exists {
-			continue
-		}
-		s.insertLocked(Template{
-			Name: name, Description: in.Description, PostType: in.PostType, IsSystem: true,
-			IsDefault: in.IsDefault && !hasDefault, FieldConfig: in.FieldConfig.Clone(),
-			TaxonomyConfig: in.TaxonomyConfig.Clone(), FieldSignature: slices.Clone(in.FieldSignature),
-			CreatedAt: now, UpdatedAt: now,
-		})
-	}
-	out := []Template{}
-	for _, t := range s.byID {
-		if t.IsSystem && postTypes[t.PostType] {
-			out = append(out, cloneTemplate(t))
-		}
-	}
-	slices.SortFunc(out, func(a, b Template) int { return cmp.Compare(a.ID, b.ID) })
-	return out, nil
+	s.deleteLocked(nil, ids)
+	return nil
 }
 
 // SyncMark implements Store.
@@ -402,17 +120,237 @@ func (s *MemStore) SetSyncMark(ctx context.Context, m SyncMark) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.mark = cloneMark(m)
+	s.setMarkLocked(nil, m)
 	return nil
 }
 
-func cloneMark(m SyncMark) SyncMark {
-	out := SyncMark{SeenAt: m.SeenAt}
-	if m.Signatures != nil {
-		out.Signatures = make(map[string]Signature, len(m.Signatures))
-		for k, v := range m.Signatures {
-			out.Signatures[k] = slices.Clone(v)
+// Atomic implements Store. It holds the store's write lock until fn
+// returns, so units run one at a time and plain reads wait for them.
+func (s *MemStore) Atomic(ctx context.Context, fn func(ctx context.Context, s Store) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.runLocked(ctx, &memUnit{s: s}, fn)
+}
+
+func (s *MemStore) getLocked(id int64) (Template, error) {
+	t, ok := s.byID[id]
+	if !ok {
+		return Template{}, ErrNotFound
+	}
+	return cloneStored(t), nil
+}
+
+func (s *MemStore) listLocked(f Filter) []Template {
+	out := []Template{}
+	for _, t := range s.byID {
+		if f.Matches(t) {
+			out = append(out, cloneStored(t))
 		}
 	}
+	slices.SortFunc(out, func(a, b Template) int { return cmp.Compare(a.ID, b.ID) })
 	return out
+}
+
+// The write methods below record what they replace in u (nil outside a
+// unit) so that a failed unit can be undone. Stored templates are never
+// changed in place: a write stores a new pointer, so the recorded old one
+// stays intact.
+
+func (s *MemStore) insertLocked(u *memUnit, t Template) Template {
+	t.ID = s.nextID
+	s.nextID++
+	u.remember(t.ID)
+	c := cloneStored(&t)
+	s.byID[t.ID] = &c
+	return cloneStored(&c)
+}
+
+func (s *MemStore) putLocked(u *memUnit, t Template) error {
+	if _, ok := s.byID[t.ID]; !ok {
+		return ErrNotFound
+	}
+	u.remember(t.ID)
+	c := cloneStored(&t)
+	s.byID[t.ID] = &c
+	return nil
+}
+
+func (s *MemStore) deleteLocked(u *memUnit, ids []int64) {
+	for _, id := range ids {
+		if _, ok := s.byID[id]; ok {
+			u.remember(id)
+			delete(s.byID, id)
+		}
+	}
+}
+
+func (s *MemStore) setMarkLocked(u *memUnit, m SyncMark) {
+	u.rememberMark()
+	s.mark = cloneMark(m)
+}
+
+// runLocked runs fn as the unit u, undoing u's writes unless fn returns
+// nil while ctx is still live. The caller holds s.mu.
+func (s *MemStore) runLocked(ctx context.Context, u *memUnit, fn func(ctx context.Context, s Store) error) error {
+	kept := false
+	defer func() {
+		u.done = true
+		if !kept {
+			u.undo()
+		}
+	}()
+	if err := fn(ctx, u); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	kept = true
+	u.handUp()
+	return nil
+}
+
+// memUnit is the Store an Atomic fn of a MemStore receives. It works on
+// the store directly, under the lock the unit holds, and remembers the
+// previous state of everything it writes.
+type memUnit struct {
+	s      *MemStore
+	outer  *memUnit // the enclosing unit of a nested one
+	done   bool
+	before map[int64]*Template // previous value per written id; nil when absent
+	mark   *SyncMark           // previous sync mark, once written
+}
+
+var _ Store = (*memUnit)(nil)
+
+// remember records the state of id before the unit first writes it. A nil
+// u (a write outside a unit) remembers nothing.
+func (u *memUnit) remember(id int64) {
+	if u == nil {
+		return
+	}
+	if _, ok := u.before[id]; ok {
+		return
+	}
+	if u.before == nil {
+		u.before = map[int64]*Template{}
+	}
+	u.before[id] = u.s.byID[id]
+}
+
+func (u *memUnit) rememberMark() {
+	if u != nil && u.mark == nil {
+		m := u.s.mark
+		u.mark = &m
+	}
+}
+
+// undo restores what the unit overwrote.
+func (u *memUnit) undo() {
+	for id, t := range u.before {
+		if t == nil {
+			delete(u.s.byID, id)
+		} else {
+			u.s.byID[id] = t
+		}
+	}
+	if u.mark != nil {
+		u.s.mark = *u.mark
+	}
+}
+
+// handUp passes a kept nested unit's memory of the previous state to its
+// outer unit, so that the outer unit can still undo it.
+func (u *memUnit) handUp() {
+	o := u.outer
+	if o == nil {
+		return
+	}
+	for id, t := range u.before {
+		if _, ok := o.before[id]; !ok {
+			if o.before == nil {
+				o.before = map[int64]*Template{}
+			}
+			o.before[id] = t
+		}
+	}
+	if u.mark != nil && o.mark == nil {
+		o.mark = u.mark
+	}
+}
+
+func (u *memUnit) live(ctx context.Context) error {
+	if u.done {
+		return errUnitDone
+	}
+	return ctx.Err()
+}
+
+// Get implements Store.
+func (u *memUnit) Get(ctx context.Context, id int64) (Template, error) {
+	if err := u.live(ctx); err != nil {
+		return Template{}, err
+	}
+	return u.s.getLocked(id)
+}
+
+// List implements Store.
+func (u *memUnit) List(ctx context.Context, f Filter) ([]Template, error) {
+	if err := u.live(ctx); err != nil {
+		return nil, err
+	}
+	return u.s.listLocked(f), nil
+}
+
+// Insert implements Store.
+func (u *memUnit) Insert(ctx context.Context, t Template) (Template, error) {
+	if err := u.live(ctx); err != nil {
+		return Template{}, err
+	}
+	return u.s.insertLocked(u, t), nil
+}
+
+// Put implements Store.
+func (u *memUnit) Put(ctx context.Context, t Template) error {
+	if err := u.live(ctx); err != nil {
+		return err
+	}
+	return u.s.putLocked(u, t)
+}
+
+// Delete implements Store.
+func (u *memUnit) Delete(ctx context.Context, ids []int64) error {
+	if err := u.live(ctx); err != nil {
+		return err
+	}
+	u.s.deleteLocked(u, ids)
+	return nil
+}
+
+// SyncMark implements Store.
+func (u *memUnit) SyncMark(ctx context.Context) (SyncMark, error) {
+	if err := u.live(ctx); err != nil {
+		return SyncMark{}, err
+	}
+	return cloneMark(u.s.mark), nil
+}
+
+// SetSyncMark implements Store.
+func (u *memUnit) SetSyncMark(ctx context.Context, m SyncMark) error {
+	if err := u.live(ctx); err != nil {
+		return err
+	}
+	u.s.setMarkLocked(u, m)
+	return nil
+}
+
+// Atomic implements Store: a nested unit under the lock u holds.
+func (u *memUnit) Atomic(ctx context.Context, fn func(ctx context.Context, s Store) error) error {
+	if err := u.live(ctx); err != nil {
+		return err
+	}
+	return u.s.runLocked(ctx, &memUnit{s: u.s, outer: u}, fn)
 }

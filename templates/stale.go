@@ -5,7 +5,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"time"
 )
 
 // Signature describes a post type's custom fields for stale detection: the
@@ -82,13 +81,14 @@ type StaleTemplate struct {
 	SavedAt string `json:"saved_at"`
 }
 
-// Stale lists the templates of s whose recorded FieldSignature differs from
-// current[post type], ordered by id. Templates without a recorded
-// signature, and post types missing from current, are never stale. A
-// template becomes current again when it is saved with the new signature
-// (Patch.FieldSignature).
-func Stale(ctx context.Context, s Store, current map[string]Signature) ([]StaleTemplate, error) {
-	list, err := s.List(ctx, Filter{})
+// Stale lists the templates whose recorded FieldSignature differs from
+// current[post type], ordered by id; empty, not nil, when none is.
+// Templates without a recorded signature, and post types missing from
+// current, are never stale. A template becomes current again when it is
+// saved with the new signature (LibraryOptions.Signature or
+// Patch.FieldSignature).
+func (l *Library) Stale(ctx context.Context, current map[string]Signature) ([]StaleTemplate, error) {
+	list, err := l.List(ctx, Filter{})
 	if err != nil {
 		return nil, err
 	}
@@ -135,13 +135,14 @@ type SyncStatus struct {
 	Stale []StaleTemplate `json:"stale"`
 }
 
-// Status computes the sync status of s against the current signatures.
-func Status(ctx context.Context, s Store, current map[string]Signature) (SyncStatus, error) {
-	stale, err := Stale(ctx, s, current)
+// Status computes the sync status of the templates against the current
+// signatures of the post types' fields.
+func (l *Library) Status(ctx context.Context, current map[string]Signature) (SyncStatus, error) {
+	stale, err := l.Stale(ctx, current)
 	if err != nil {
 		return SyncStatus{}, err
 	}
-	mark, err := s.SyncMark(ctx)
+	mark, err := l.s.SyncMark(ctx)
 	if err != nil {
 		return SyncStatus{}, err
 	}
@@ -168,21 +169,28 @@ func Status(ctx context.Context, s Store, current map[string]Signature) (SyncSta
 
 // MarkSeen acknowledges the current field state of every post type in
 // current (kept together with earlier acknowledgements of other post
-// types) at time now, and returns the resulting status.
-func MarkSeen(ctx context.Context, s Store, current map[string]Signature, now time.Time) (SyncStatus, error) {
-	mark, err := s.SyncMark(ctx)
+// types) at the Library's clock, and returns the resulting status.
+func (l *Library) MarkSeen(ctx context.Context, current map[string]Signature) (SyncStatus, error) {
+	if err := ctx.Err(); err != nil {
+		return SyncStatus{}, err
+	}
+	now := l.now()
+	err := l.s.Atomic(ctx, func(ctx context.Context, s Store) error {
+		mark, err := s.SyncMark(ctx)
+		if err != nil {
+			return err
+		}
+		sigs := make(map[string]Signature, len(mark.Signatures)+len(current))
+		for pt, sig := range mark.Signatures {
+			sigs[pt] = slices.Clone(sig)
+		}
+		for pt, sig := range current {
+			sigs[pt] = slices.Clone(sig)
+		}
+		return s.SetSyncMark(ctx, SyncMark{Signatures: sigs, SeenAt: now})
+	})
 	if err != nil {
 		return SyncStatus{}, err
 	}
-	sigs := make(map[string]Signature, len(mark.Signatures)+len(current))
-	for pt, sig := range mark.Signatures {
-		sigs[pt] = slices.Clone(sig)
-	}
-	for pt, sig := range current {
-		sigs[pt] = slices.Clone(sig)
-	}
-	if err := s.SetSyncMark(ctx, SyncMark{Signatures: sigs, SeenAt: now}); err != nil {
-		return SyncStatus{}, err
-	}
-	return Status(ctx, s, current)
+	return l.Status(ctx, current)
 }

@@ -17,17 +17,17 @@ type Template struct {
 	// IsDefault is true for at most one template per post type.
 	IsDefault bool
 	// IsSystem marks service-provided starter templates (see
-	// Store.EnsureSystem); they cannot be updated or deleted.
+	// Library.EnsureSystem); they cannot be updated or deleted.
 	IsSystem       bool
 	FieldConfig    FieldConfig
 	TaxonomyConfig TaxonomyConfig
 	// ParentID is the parent of a variant, 0 for a plain template. A
 	// variant's FieldConfig and TaxonomyConfig hold only the settings it
-	// overrides; Store.Effective merges them over the parent's.
+	// overrides; Library.Effective merges them over the parent's.
 	ParentID int64
 	// LinkedParents is the chain of templates a variant inherits from,
-	// nearest first. Store.Get sets it (empty, not nil, for a plain
-	// template); List leaves it nil, and MarshalJSON writes linked_parents
+	// nearest first. Library.Get sets it (empty, not nil, for a plain
+	// template); List leaves it nil and a Store never keeps it, and MarshalJSON writes linked_parents
 	// only when it is not nil, as the spec shows it on single reads only.
 	LinkedParents []LinkedParent
 	// FieldSignature is the signature of the post type's custom fields
@@ -55,8 +55,8 @@ type Filter struct {
 	DefaultOnly bool
 }
 
-// Matches reports whether t is selected by f. Store implementations may
-// use it to share the filter semantics.
+// Matches reports whether t is selected by f: the semantics of
+// Store.List, which implementations may use to share them.
 func (f Filter) Matches(t *Template) bool {
 	if f.PostType != "" && t.PostType != f.PostType {
 		return false
@@ -152,62 +152,68 @@ type SyncMark struct {
 	SeenAt     time.Time
 }
 
-// Store keeps templates. Implementations must be safe for concurrent use,
-// return ctx.Err() (possibly wrapped) without changing anything when ctx is
-// done, return ErrNotFound for unknown ids, *ParamError for invalid input,
-// and never hand out memory they keep (returned values are copies). The
-// templatetest package checks the whole contract.
+// Store is the storage seam of templates: it keeps Template records and
+// the SyncMark, and nothing else. It validates nothing and knows no rule
+// about variants, defaults or system templates; Library holds those, once,
+// over any Store. MemStore keeps templates in memory; a SQL backend maps
+// Atomic to a transaction. The templatetest package checks the contract.
+//
+// Every implementation must be safe for concurrent use, and:
+//   - returns ctx.Err() (possibly wrapped) and writes nothing when ctx is
+//     done, from every method;
+//   - never hands out or keeps memory it shares with a caller: the values
+//     it returns are copies, and it copies what it is given;
+//   - keeps every field of a Template except LinkedParents, which it
+//     neither stores nor returns (Get and List leave it nil); a nil
+//     FieldSignature (none recorded) stays distinct from an empty one, and
+//     timestamps keep at least whole seconds (compare them with
+//     time.Time.Equal);
+//   - reports an unknown id with ErrNotFound (errors.Is), and translates
+//     its own not-found errors (sql.ErrNoRows) to it.
 type Store interface {
-	// Get returns the template with id as stored (a variant's own
-	// overrides only) with LinkedParents set, or ErrNotFound.
+	// Get returns the template with id as stored (a variant holds only
+	// its overrides), without LinkedParents. ErrNotFound when id is
+	// unknown, including 0.
 	Get(ctx context.Context, id int64) (Template, error)
-	// Effective returns the template with id with a variant's overrides
-	// merged over its parents' effective configuration; for plain
-	// templates it equals Get. ErrNotFound when id is unknown.
-	Effective(ctx context.Context, id int64) (Template, error)
-	// List returns the templates matching f, ordered by id, without
-	// LinkedParents.
+	// List returns the templates f selects (see Filter.Matches), ordered
+	// by id, without LinkedParents; an empty, non-nil slice when none
+	// match. The zero Filter selects all.
 	List(ctx context.Context, f Filter) ([]Template, error)
-
-	// Create validates in and stores a new user template with a new id,
-	// CreatedAt and UpdatedAt set to the store's clock. With IsDefault set
-	// it becomes the only default of its post type.
-	Create(ctx context.Context, in Input) (Template, error)
-	// Update applies p to the template with id and sets UpdatedAt. For a
-	// variant a new FieldConfig or TaxonomyConfig is stored as its
-	// difference from the parent's effective configuration. ErrNotFound
-	// for unknown ids; *ParamError for invalid input, a changed post_type,
-	// or a change of a system template's name, description or
-	// configuration (its default flag and field signature may change).
-	Update(ctx context.Context, id int64, p Patch) (Template, error)
-	// Delete removes the template with id and all its variants. When the
-	// deleted template was its post type's default and newDefaultID is not
-	// 0, that template becomes the default. A newDefaultID that does not
-	// exist, belongs to another post type or is deleted along gives a
-	// *ParamError for "new_default_id" and deletes nothing.
-	Delete(ctx context.Context, id int64, newDefaultID int64) (DeleteResult, error)
-	// SetDefault makes the template with id its post type's only default.
-	SetDefault(ctx context.Context, id int64) (Template, error)
-	// Duplicate copies the template with id into a new user template named
-	// name + " (Copy)" that is not default. A variant's copy is a variant
-	// of the same parent.
-	Duplicate(ctx context.Context, id int64) (Template, error)
-	// CreateVariant creates a variant of parentID. p may name the variant
-	// and set overrides; the zero Patch gives a variant named
-	// parent name + " (Variant)" that overrides nothing. The variant
-	// inherits the parent's post type and field signature.
-	CreateVariant(ctx context.Context, parentID int64, p Patch) (Template, error)
-	// EnsureSystem stores the starter templates in ins as system templates,
-	// skipping those whose post type and name match an existing system
-	// template, so it can run at every start. It returns the system
-	// templates of ins's post types, ordered by id.
-	EnsureSystem(ctx context.Context, ins []Input) ([]Template, error)
+	// Insert stores t as a new template under a new id, greater than 0 and
+	// never used before by this store (t.ID is ignored), and returns it as
+	// stored. It stores the zero Template as it is.
+	Insert(ctx context.Context, t Template) (Template, error)
+	// Put replaces the stored template with t.ID by t. ErrNotFound when
+	// t.ID is unknown (or 0); nothing is then written.
+	Put(ctx context.Context, t Template) error
+	// Delete removes the templates with ids. Unknown ids are ignored, so a
+	// nil or empty ids removes nothing and returns nil. It removes no
+	// other template: variants are the caller's business.
+	Delete(ctx context.Context, ids []int64) error
 
 	// SyncMark returns the last acknowledged field state; the zero
 	// SyncMark when none was recorded.
 	SyncMark(ctx context.Context) (SyncMark, error)
-	// SetSyncMark records m as the acknowledged field state.
+	// SetSyncMark records m as the acknowledged field state, replacing
+	// the previous one; the zero SyncMark clears it.
 	SetSyncMark(ctx context.Context, m SyncMark) error
+
+	// Atomic runs fn as one unit of work over the Store it passes to fn,
+	// which fn must use for all its reads and writes (calling the outer
+	// Store from fn may deadlock, and its writes would not be part of the
+	// unit). Either all of fn's writes are kept or none is: none when fn
+	// returns an error (returned as is), when fn panics (the panic goes
+	// on), or when ctx is done by the time fn returns (ctx.Err() is
+	// returned). When ctx is done before fn would start, fn is not called.
+	// fn's reads see its own writes; concurrent units, also of other
+	// processes sharing the same database, never interleave: each behaves
+	// as if it ran alone, and reads outside a unit never see part of one.
+	//
+	// The Store fn receives is valid only until fn returns and only on
+	// fn's goroutine. Calling its Atomic runs a nested unit: its writes are
+	// undone when its own fn fails, and kept only when the outer unit's
+	// are.
+	Atomic(ctx context.Context, fn func(ctx context.Context, s Store) error) error
 }
 
 // Ptr returns a pointer to v, for the optional fields of Patch and the

@@ -71,36 +71,52 @@ type ExportSelection struct {
 	PostType string
 }
 
-// ExportTemplates exports the templates sel selects from s, in id order,
-// stamped with now. Variants are exported with their effective
+// Export exports the templates sel selects, in id order, stamped with
+// the Library's clock. Variants are exported with their effective
 // configuration, since an export carries no ids to link them to a parent.
-// An id in sel.IDs that does not exist gives ErrNotFound.
-func ExportTemplates(ctx context.Context, s Store, sel ExportSelection, now time.Time) (Export, error) {
-	var ids []int64
-	if len(sel.IDs) > 0 {
-		ids = slices.Compact(slices.Sorted(slices.Values(sel.IDs)))
-	} else {
-		list, err := s.List(ctx, Filter{PostType: sel.PostType})
-		if err != nil {
-			return Export{}, err
-		}
-		for _, t := range list {
-			ids = append(ids, t.ID)
-		}
+// An id in sel.IDs that does not exist gives ErrNotFound. The templates
+// are read in one Store.Atomic unit, so the export is consistent.
+func (l *Library) Export(ctx context.Context, sel ExportSelection) (Export, error) {
+	if err := ctx.Err(); err != nil {
+		return Export{}, err
 	}
-	out := Export{Templates: make([]ExportedTemplate, 0, len(ids)), Version: ExportVersion, Exported: now}
-	for _, id := range ids {
-		t, err := s.Effective(ctx, id)
-		if err != nil {
-			if errors.Is(err, ErrNotFound) {
-				return Export{}, fmt.Errorf("exporting template %d: %w", id, err)
+	out := Export{Version: ExportVersion, Exported: l.now()}
+	err := l.s.Atomic(ctx, func(ctx context.Context, s Store) error {
+		var ids []int64
+		if len(sel.IDs) > 0 {
+			ids = slices.Compact(slices.Sorted(slices.Values(sel.IDs)))
+		} else {
+			list, err := s.List(ctx, Filter{PostType: sel.PostType})
+			if err != nil {
+				return err
 			}
-			return Export{}, err
+			for _, t := range list {
+				ids = append(ids, t.ID)
+			}
 		}
-		out.Templates = append(out.Templates, ExportedTemplate{
-			Name: t.Name, Description: t.Description, PostType: t.PostType,
-			FieldConfig: t.FieldConfig, TaxonomyConfig: t.TaxonomyConfig,
-		})
+		out.Templates = make([]ExportedTemplate, 0, len(ids))
+		for _, id := range ids {
+			t, err := s.Get(ctx, id)
+			if err != nil {
+				if errors.Is(err, ErrNotFound) {
+					return fmt.Errorf("exporting template %d: %w", id, err)
+				}
+				return err
+			}
+			chain, err := parents(ctx, s, &t)
+			if err != nil {
+				return err
+			}
+			fc, tc := merged(append([]Template{t}, chain...))
+			out.Templates = append(out.Templates, ExportedTemplate{
+				Name: t.Name, Description: t.Description, PostType: t.PostType,
+				FieldConfig: fc, TaxonomyConfig: tc,
+			})
+		}
+		return nil
+	})
+	if err != nil {
+		return Export{}, err
 	}
 	out.Count = len(out.Templates)
 	return out, nil
@@ -169,16 +185,28 @@ func (r ImportResult) Message() string {
 	return fmt.Sprintf("Imported %d %s, %d failed.", r.Imported, noun, r.Failed)
 }
 
-// ImportTemplates creates one user template per valid item, in order, none
-// of them default. Each item is validated in full before it is created, so
-// an item is imported whole or not at all; invalid items are reported in
-// their result and the others still imported. A cancelled ctx stops the
-// import: the items not reached are reported as failed and ctx.Err() is
-// returned with the result so far.
-func ImportTemplates(ctx context.Context, s Store, items []ImportItem, sig func(postType string) Signature) (ImportResult, error) {
-	res := ImportResult{Results: make([]ImportItemResult, 0, len(items))}
+// Import creates one user template per valid item, in order, none of
+// them default, each recording the Signature hook's field signature. Each
+// item is checked in full first (its decoding error, Input.Validate, then
+// the Check hook), so an item is imported whole or not at all; invalid
+// items are reported in their result, with Param prefixed by
+// "templates[i].", and the others still imported. A Check error that is
+// not a *ParamError stops the import: it is returned unchanged with the
+// zero ImportResult, and nothing is imported.
+//
+// The valid items are stored in one Store.Atomic unit: when it fails
+// (a store error, or ctx done) none of them is imported, each is reported
+// failed, and the error is returned with the result. A done ctx thus
+// imports nothing: the items are reported failed and ctx.Err() is
+// returned.
+func (l *Library) Import(ctx context.Context, items []ImportItem) (ImportResult, error) {
+	results := make([]ImportItemResult, len(items))
+	ins := make([]Input, len(items))
+	ready := make([]bool, len(items))
+	errs := make([]error, len(items))
+	sigs := map[string]Signature{}
 	for i, it := range items {
-		r := ImportItemResult{Name: it.Template.Name}
+		results[i].Name = it.Template.Name
 		err := it.Err
 		if err == nil {
 			err = ctx.Err()
@@ -188,32 +216,97 @@ func ImportTemplates(ctx context.Context, s Store, items []ImportItem, sig func(
 				Name: it.Template.Name, Description: it.Template.Description, PostType: it.Template.PostType,
 				FieldConfig: it.Template.FieldConfig, TaxonomyConfig: it.Template.TaxonomyConfig,
 			}
-			if sig != nil {
-				in.FieldSignature = sig(in.PostType)
-			}
-			if err = in.Validate(); err == nil {
-				var t Template
-				if t, err = s.Create(ctx, in); err == nil {
-					r.Success, r.ID, r.Name = true, t.ID, t.Name
+			err = in.Validate()
+			if err == nil && l.check != nil {
+				err = l.check(ctx, in.PostType, in.TaxonomyConfig)
+				var pe *ParamError
+				if err != nil && !errors.As(err, &pe) {
+					if ctx.Err() == nil {
+						return ImportResult{}, err
+					}
+					err = ctx.Err()
 				}
 			}
+			if err == nil && l.signature != nil {
+				sig, ok := sigs[in.PostType]
+				if !ok {
+					sig = l.signature(ctx, in.PostType)
+					sigs[in.PostType] = sig
+				}
+				in.FieldSignature = sig
+			}
+			ins[i], ready[i] = in, err == nil
 		}
-		if err != nil {
-			r.Error = err.Error()
-			var pe *ParamError
-			if errors.As(err, &pe) {
-				r.Error = pe.Message
-				if !strings.HasPrefix(pe.Param, "templates[") {
-					r.Param = fmt.Sprintf("templates[%d].%s", i, pe.Param)
-				} else {
-					r.Param = pe.Param
-				}
-			}
-			res.Failed++
-		} else {
+		errs[i] = err
+	}
+
+	err := l.storeImports(ctx, ins, ready, results)
+	res := ImportResult{Results: results}
+	for i := range results {
+		r := &results[i]
+		switch {
+		case errs[i] != nil:
+			r.Error, r.Param = importFailure(i, errs[i])
+		case err != nil:
+			r.Error, r.Param = importFailure(i, err)
+		}
+		if r.Success {
 			res.Imported++
+		} else {
+			res.Failed++
 		}
-		res.Results = append(res.Results, r)
+	}
+	if err != nil {
+		return res, err
 	}
 	return res, ctx.Err()
+}
+
+// storeImports inserts the ready inputs in one unit and records their ids
+// in results; on error it records nothing.
+func (l *Library) storeImports(ctx context.Context, ins []Input, ready []bool, results []ImportItemResult) error {
+	if !slices.Contains(ready, true) {
+		return nil
+	}
+	stored := make([]Template, len(ins))
+	err := l.s.Atomic(ctx, func(ctx context.Context, s Store) error {
+		now := l.stamp()
+		for i, in := range ins {
+			if !ready[i] {
+				continue
+			}
+			t, err := s.Insert(ctx, Template{
+				Name: strings.TrimSpace(in.Name), Description: in.Description, PostType: in.PostType,
+				FieldConfig: in.FieldConfig.Clone(), TaxonomyConfig: in.TaxonomyConfig.Clone(),
+				FieldSignature: in.FieldSignature, CreatedAt: now, UpdatedAt: now,
+			})
+			if err != nil {
+				return err
+			}
+			stored[i] = t
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i := range ins {
+		if ready[i] {
+			results[i].Success, results[i].ID, results[i].Name = true, stored[i].ID, stored[i].Name
+		}
+	}
+	return nil
+}
+
+// importFailure returns the message and parameter that report err for
+// item i.
+func importFailure(i int, err error) (msg, param string) {
+	var pe *ParamError
+	if !errors.As(err, &pe) {
+		return err.Error(), ""
+	}
+	if strings.HasPrefix(pe.Param, "templates[") {
+		return pe.Message, pe.Param
+	}
+	return pe.Message, fmt.Sprintf("templates[%d].%s", i, pe.Param)
 }

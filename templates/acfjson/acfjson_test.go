@@ -207,14 +207,14 @@ func TestAdapterWithRegistryAndStale(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "code", mag.Adapter.Slug)
 
-	store := templates.NewMemStore(nil)
+	store := templates.NewLibrary(templates.NewMemStore(), nil)
 	_, err = store.Create(ctx, templates.Input{Name: "Books", PostType: "book", FieldSignature: templates.SignatureOf(got.Fields())})
 	require.NoError(t, err)
 
 	fsys["group_extra.json"] = &fstest.MapFile{Data: []byte(`{"key":"group_extra","title":"Extra","fields":[{"key":"field_ed","name":"edition","type":"number"}],"location":[[{"param":"post_type","operator":"==","value":"book"}]]}`)}
 	got, err = reg.Fields(ctx, "book")
 	require.NoError(t, err)
-	stale, err := templates.Stale(ctx, store, map[string]templates.Signature{"book": templates.SignatureOf(got.Fields())})
+	stale, err := store.Stale(ctx, map[string]templates.Signature{"book": templates.SignatureOf(got.Fields())})
 	require.NoError(t, err)
 	require.Len(t, stale, 1)
 	require.Equal(t, []string{"edition"}, stale[0].AddedFields)
