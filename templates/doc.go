@@ -10,27 +10,40 @@
 //
 // A Template is a named FieldConfig and TaxonomyConfig for one post type;
 // its JSON form is the record of the service's template endpoints
-// (MarshalJSON, Summary for list entries). A Store keeps templates:
-// creation and updates validate their input and report a *ParamError
-// naming the parameter (errors.Is(err, ErrInvalid)); unknown ids give
-// ErrNotFound. At most one template per post type is the default; the post
-// type never changes after creation; system (starter) templates are
-// installed with Store.EnsureSystem and are read-only. A variant stores
-// only the settings it overrides (see DiffFieldConfig) and Store.Effective
-// merges it over its parents (MergeFieldConfig); deleting a template
-// deletes its variants. MemStore is a complete in-memory Store, and
-// templatetest is the conformance suite every Store runs.
+// (MarshalJSON, Summary for list entries).
 //
-// ExportTemplates and ImportTemplates move templates between sites in the
+// Two pieces keep templates. A Store is the storage seam: it gets, lists,
+// inserts, replaces and deletes records, keeps the SyncMark, and runs a
+// unit of work with Atomic (a transaction in a SQL backend); it knows no
+// rule. MemStore is the in-memory Store. A Library, made with NewLibrary
+// over any Store, holds every rule once: creation and updates validate
+// their input and report a *ParamError naming the parameter
+// (errors.Is(err, ErrInvalid)); unknown ids give ErrNotFound. At most one
+// template per post type is the default; the post type never changes
+// after creation; system (starter) templates are installed with
+// Library.EnsureSystem and are read-only. A variant stores only the
+// settings it overrides (see DiffFieldConfig) and Library.Effective merges
+// it over its parents (MergeFieldConfig); deleting a template deletes its
+// variants. Each change of more than one record runs in one Atomic unit,
+// so these rules hold under concurrent use. LibraryOptions inject the
+// clock and the embedding program's hooks: Check (is the post type
+// registered, do the taxonomies exist) and Signature (the post type's
+// current fields).
+//
+// The templatetest package is the conformance suite: every Store runs it
+// in one line, and it runs the Library's behaviour tests over that Store.
+//
+// Library.Export and Library.Import move templates between sites in the
 // "1.0" export format; ParseImport decodes an import body item by item so
 // that one broken item is reported, not fatal.
 //
 // # Stale templates
 //
-// When a template is saved, the caller passes the Signature of the post
-// type's fields (SignatureOf). Stale lists templates whose post type's
-// fields have changed since; Status and MarkSeen keep the "fields changed"
-// notice of the sync endpoints, remembered by the Store's SyncMark.
+// When a template is saved, the Library records the Signature of the post
+// type's fields (SignatureOf), from its Signature hook. Library.Stale
+// lists templates whose post type's fields have changed since;
+// Library.Status and Library.MarkSeen keep the "fields changed" notice of
+// the sync endpoints, remembered by the Store's SyncMark.
 //
 // # Fields and adapters
 //

@@ -76,7 +76,8 @@ type Input struct {
 	FieldConfig    FieldConfig    `json:"field_config"`
 	TaxonomyConfig TaxonomyConfig `json:"taxonomy_config"`
 	// FieldSignature is the post type's current field signature, recorded
-	// for stale detection; nil records none.
+	// for stale detection; nil records none. LibraryOptions.Signature,
+	// when set, replaces it.
 	FieldSignature Signature `json:"-"`
 }
 
@@ -120,6 +121,7 @@ type Patch struct {
 	TaxonomyConfig TaxonomyConfig `json:"taxonomy_config"`
 	// FieldSignature, when not nil, records the post type's current field
 	// signature: saving a template marks it in sync with the fields.
+	// LibraryOptions.Signature, when set, replaces it.
 	FieldSignature Signature `json:"-"`
 }
 
