@@ -16,27 +16,27 @@ import (
 // when generation asks for the effective configuration.
 func ExampleLibrary_CreateVariant() {
 	ctx := context.Background()
-	store := templates.NewLibrary(templates.NewMemStore(), nil)
-	books, _ := store.Create(ctx, templates.Input{
+	lib := templates.NewLibrary(templates.NewMemStore(), nil)
+	books, _ := lib.Create(ctx, templates.Input{
 		Name: "Books", PostType: "book", IsDefault: true,
 		FieldConfig: templates.FieldConfig{CustomFields: map[string]templates.FieldSetting{
 			"price":  {Mode: templates.ModeCreate, Create: &templates.CreateOptions{Min: templates.Ptr(5.0), Max: templates.Ptr(40.0)}},
 			"format": {Mode: templates.ModeChoose, Choose: &templates.ChooseOptions{Values: []any{"hardcover", "ebook"}}},
 		}},
 	})
-	free, _ := store.CreateVariant(ctx, books.ID, templates.Patch{
+	free, _ := lib.CreateVariant(ctx, books.ID, templates.Patch{
 		Name: templates.Ptr("Free e-books"),
 		FieldConfig: &templates.FieldConfig{CustomFields: map[string]templates.FieldSetting{
 			"price": {Mode: templates.ModeNone},
 		}},
 	})
-	stored, _ := store.Get(ctx, free.ID)
-	effective, _ := store.Effective(ctx, free.ID)
+	stored, _ := lib.Get(ctx, free.ID)
+	effective, _ := lib.Effective(ctx, free.ID)
 	fmt.Println("stored overrides:", len(stored.FieldConfig.CustomFields), "linked to", stored.LinkedParents[0].Name)
 	fmt.Println("effective price mode:", effective.FieldConfig.CustomFields["price"].Mode)
 	fmt.Println("effective format mode:", effective.FieldConfig.CustomFields["format"].Mode)
 
-	res, _ := store.Delete(ctx, books.ID, 0)
+	res, _ := lib.Delete(ctx, books.ID, 0)
 	fmt.Println("variants deleted with the parent:", res.VariantsDeleted)
 	// Output:
 	// stored overrides: 1 linked to Books

@@ -27,8 +27,9 @@ type Template struct {
 	ParentID int64
 	// LinkedParents is the chain of templates a variant inherits from,
 	// nearest first. Library.Get sets it (empty, not nil, for a plain
-	// template); List leaves it nil and a Store never keeps it, and MarshalJSON writes linked_parents
-	// only when it is not nil, as the spec shows it on single reads only.
+	// template); List leaves it nil, and a Store never keeps it.
+	// MarshalJSON writes linked_parents only when it is not nil, as the
+	// spec shows it on single reads only.
 	LinkedParents []LinkedParent
 	// FieldSignature is the signature of the post type's custom fields
 	// when the template was last saved with one; nil when unknown. Stale
