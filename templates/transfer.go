@@ -75,7 +75,8 @@ type ExportSelection struct {
 // the Library's clock. Variants are exported with their effective
 // configuration, since an export carries no ids to link them to a parent.
 // An id in sel.IDs that does not exist gives ErrNotFound. The templates
-// are read in one Store.Atomic unit, so the export is consistent.
+// are read in one Store.Atomic unit, so the export is consistent. The zero
+// ExportSelection exports every template.
 func (l *Library) Export(ctx context.Context, sel ExportSelection) (Export, error) {
 	if err := ctx.Err(); err != nil {
 		return Export{}, err
@@ -198,7 +199,7 @@ func (r ImportResult) Message() string {
 // (a store error, or ctx done) none of them is imported, each is reported
 // failed, and the error is returned with the result. A done ctx thus
 // imports nothing: the items are reported failed and ctx.Err() is
-// returned.
+// returned. Nil or empty items give an empty result.
 func (l *Library) Import(ctx context.Context, items []ImportItem) (ImportResult, error) {
 	results := make([]ImportItemResult, len(items))
 	ins := make([]Input, len(items))
