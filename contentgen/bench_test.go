@@ -30,8 +30,8 @@ func BenchmarkGeneratePosts500(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		res, err := gen.GeneratePosts(ctx, contentgen.PostsRequest{Count: contentgen.Ptr(500)})
-		if err != nil || res.Count != 500 {
+		res, err := gen.GeneratePosts(ctx, contentgen.PostsRequest{Count: new(500)})
+		if err != nil || len(res.IDs) != 500 {
 			b.Fatal(res, err)
 		}
 	}
@@ -143,8 +143,8 @@ func BenchmarkGeneratePosts100LocalImages(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		res, err := gen.GeneratePosts(ctx, contentgen.PostsRequest{Count: contentgen.Ptr(100), ImageProvider: providers.Local})
-		if err != nil || res.VariationStats.WithFeaturedImage != 100 {
+		res, err := gen.GeneratePosts(ctx, contentgen.PostsRequest{Count: new(100), ImageProvider: providers.Local})
+		if err != nil || res.WithFeaturedImage != 100 {
 			b.Fatal(res, err)
 		}
 	}

@@ -32,7 +32,11 @@ type plannedComment struct {
 }
 
 // GenerateComments creates comments on existing posts.
-func (g *Generator) GenerateComments(ctx context.Context, req CommentsRequest) (*ItemsResult, error) {
+func (g *Generator) GenerateComments(ctx context.Context, req CommentsRequest) (*Result, error) {
+	s, err := g.settings.load(ctx)
+	if err != nil {
+		return nil, err
+	}
 	name := req.PostType
 	if name == "" {
 		name = "post"
@@ -41,71 +45,70 @@ func (g *Generator) GenerateComments(ctx context.Context, req CommentsRequest) (
 	if err != nil {
 		return nil, err
 	}
-	var cp commentPlan
-	if cp.min, err = intParam(req.CommentsPerPostMin, 1, 1, 100, "comments_per_post_min"); err != nil {
-		return nil, err
+	v := validator{}
+	cp := commentPlan{
+		min:        v.intIn("comments_per_post_min", req.CommentsPerPostMin, 1, 1, 100),
+		max:        v.intIn("comments_per_post_max", req.CommentsPerPostMax, 15, 1, 100),
+		threading:  boolOr(req.EnableThreading, true),
+		replyProb:  v.intIn("reply_probability", req.ReplyProbability, 40, 0, 100),
+		pendingPct: v.intIn("pending_percentage", req.PendingPercentage, 10, 0, 100),
+		anonPct:    v.intIn("anonymous_percentage", req.AnonymousPercentage, 70, 0, 100),
+		avatarPct:  v.intIn("avatar_percentage", req.AvatarPercentage, 60, 0, 100),
+		provider:   v.enum("avatar_provider", req.AvatarProvider, providers.Curated, providers.Slugs()...),
 	}
-	if cp.max, err = intParam(req.CommentsPerPostMax, 15, 1, 100, "comments_per_post_max"); err != nil {
-		return nil, err
+	if v.err == nil && cp.min > cp.max {
+		v.fail(invalid("comments_per_post_max", "comments_per_post_max (%d) must not be less than comments_per_post_min (%d)", cp.max, cp.min))
 	}
-	if cp.min > cp.max {
-		return nil, invalid("comments_per_post_max", "comments_per_post_max (%d) must not be less than comments_per_post_min (%d)", cp.max, cp.min)
-	}
-	cp.threading = boolParam(req.EnableThreading, true)
-	for _, pc := range []struct {
-		v     *int
-		def   int
-		dst   *int
-		param string
-	}{
-		{req.ReplyProbability, 40, &cp.replyProb, "reply_probability"},
-		{req.PendingPercentage, 10, &cp.pendingPct, "pending_percentage"},
-		{req.AnonymousPercentage, 70, &cp.anonPct, "anonymous_percentage"},
-		{req.AvatarPercentage, 60, &cp.avatarPct, "avatar_percentage"},
-	} {
-		if *pc.dst, err = intParam(pc.v, pc.def, 0, 100, pc.param); err != nil {
-			return nil, err
+	for _, id := range req.PostIDs {
+		if id <= 0 {
+			v.fail(invalid("post_ids", "post_ids must hold positive post ids, got %d", id))
 		}
 	}
-	if cp.provider, err = enumParam(req.AvatarProvider, providers.Curated, "avatar_provider", providers.Slugs...); err != nil {
-		return nil, err
+	if v.err != nil {
+		return nil, v.err
 	}
-	var posts []Post
-	if len(req.PostIDs) > 0 {
-		for _, id := range req.PostIDs {
-			if id <= 0 {
-				return nil, invalid("post_ids", "post_ids must hold positive post ids, got %d", id)
-			}
-		}
-		if posts, err = g.host.Posts(ctx, PostQuery{IDs: req.PostIDs, Types: []string{pt.Name}}); err != nil {
-			return nil, failed(err, "reading posts")
-		}
-		if len(posts) != len(dedupeIDs(req.PostIDs)) {
-			return nil, invalid("post_ids", "post_ids names posts that do not exist or are not of type %q", pt.Name)
-		}
-	} else if posts, err = g.host.Posts(ctx, PostQuery{Types: []string{pt.Name}, Statuses: []string{StatusPublish}}); err != nil {
-		return nil, failed(err, "reading posts")
-	}
-	rn, err := g.newRun(ctx, req.Seed, req.Locale, nil)
+	posts, err := g.commentTargets(ctx, pt, req.PostIDs)
 	if err != nil {
 		return nil, err
 	}
-	res := &ItemsResult{IDs: []int64{}}
+	rn, err := g.newRun(ctx, s, req.Seed, req.Locale, nil)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{IDs: []int64{}, Posts: len(posts)}
+	var work tally
+	defer func() { res.TimeSaved = g.addTimeSaved(ctx, work) }()
 	if req.DeleteExisting {
-		if res.DeletedCount, err = g.deleteGenerated(ctx, KindComment, deleteScope{subtypes: []string{pt.Name}}, true); err != nil {
+		if res.Deleted, err = g.deleteGenerated(ctx, KindComment, deleteScope{subtypes: []string{pt.Name}}, true); err != nil {
 			return nil, err
 		}
 	}
 	ids, err := g.makeComments(ctx, rn, posts, cp, "comments")
 	res.IDs = append(res.IDs, ids...)
-	res.Count = len(ids)
-	res.TimeSaved = g.addTimeSaved(ctx, KindComment, int64(res.Count)*secondsComment)
+	work.comments += len(ids)
 	if err != nil {
 		return nil, err
 	}
-	res.Success = true
-	res.Message = g.Messages(ctx).CommentsGenerated(res.Count, len(posts))
+	res.Warnings = append([]string{}, rn.warnings...)
 	return res, nil
+}
+
+// commentTargets returns the posts a comments run comments on: those ids
+// names, which must exist and be of type pt, or else the published posts
+// of pt.
+func (g *Generator) commentTargets(ctx context.Context, pt PostType, ids []int64) ([]Post, error) {
+	q := PostQuery{Types: []string{pt.Name}, Statuses: []string{StatusPublish}}
+	if len(ids) > 0 {
+		q = PostQuery{IDs: OnlyIDs(ids...), Types: []string{pt.Name}}
+	}
+	posts, err := g.host.Posts(ctx, q)
+	if err != nil {
+		return nil, failed(err, "reading posts")
+	}
+	if len(ids) > 0 && len(posts) != len(dedupeIDs(ids)) {
+		return nil, invalid("post_ids", "post_ids names posts that do not exist or are not of type %q", pt.Name)
+	}
+	return posts, nil
 }
 
 // makeComments plans comments for posts and creates them level by level,
@@ -118,7 +121,52 @@ func (g *Generator) makeComments(ctx context.Context, rn *run, posts []Post, cp 
 	if err != nil {
 		return nil, failed(err, "listing users")
 	}
-	now := g.now()
+	plan := rn.planComments(posts, cp, users)
+	types := make(map[int64]string, len(posts))
+	for _, p := range posts {
+		types[p.ID] = p.Type
+	}
+	created := make([]int64, len(plan))
+	var all []int64
+	for depth := 0; depth < maxThreadDepth; depth++ {
+		var idx []int
+		for i := range plan {
+			if plan[i].depth == depth {
+				idx = append(idx, i)
+			}
+		}
+		if len(idx) == 0 {
+			break
+		}
+		err := chunks(len(idx), g.cfg.BatchSize, func(lo, hi int) error {
+			ids, made, err := g.createComments(ctx, rn, plan, idx[lo:hi], created, types, origin)
+			for k, id := range ids {
+				created[made[k]] = id
+			}
+			all = append(all, ids...)
+			return err
+		})
+		if err != nil {
+			return all, err
+		}
+	}
+	rn.info("Created %d comments", len(all))
+	var want []int64
+	for i := range plan {
+		if plan[i].avatar && created[i] != 0 {
+			want = append(want, created[i])
+		}
+	}
+	if err := g.avatars(ctx, rn, KindComment, want, cp.provider); err != nil {
+		return all, err
+	}
+	return all, nil
+}
+
+// planComments makes up the comments of posts, with their thread
+// structure, dated between each post (or its parent comment) and now.
+func (rn *run) planComments(posts []Post, cp commentPlan, users []User) []plannedComment {
+	now := rn.now
 	var plan []plannedComment
 	for _, post := range posts {
 		start := post.Date
@@ -143,49 +191,7 @@ func (g *Generator) makeComments(ctx context.Context, rn *run, posts []Post, cp 
 			plan = append(plan, pc)
 		}
 	}
-	created := make([]int64, len(plan))
-	var all []int64
-	for depth := 0; depth < maxThreadDepth; depth++ {
-		var idx []int
-		for i := range plan {
-			if plan[i].depth == depth {
-				idx = append(idx, i)
-			}
-		}
-		if len(idx) == 0 {
-			break
-		}
-		err := chunks(len(idx), g.batch, func(lo, hi int) error {
-			batch := make([]Comment, 0, hi-lo)
-			for _, i := range idx[lo:hi] {
-				c := plan[i].c
-				if plan[i].parent >= 0 {
-					c.ParentID = created[plan[i].parent]
-				}
-				batch = append(batch, c)
-			}
-			ids, err := g.createComments(ctx, rn, batch, posts, origin)
-			for k, id := range ids {
-				created[idx[lo+k]] = id
-			}
-			all = append(all, ids...)
-			return err
-		})
-		if err != nil {
-			return all, err
-		}
-	}
-	rn.info("Created %d comments", len(all))
-	var want []int64
-	for i := range plan {
-		if plan[i].avatar {
-			want = append(want, created[i])
-		}
-	}
-	if err := g.avatars(ctx, rn, KindComment, want, cp.provider); err != nil {
-		return all, err
-	}
-	return all, nil
+	return plan
 }
 
 // makeComment makes up one comment dated between after and now.
@@ -221,41 +227,115 @@ func (rn *run) makeComment(postID int64, after, now time.Time, cp commentPlan, u
 	return c
 }
 
-// createComments writes one batch of comments and tracks them.
-func (g *Generator) createComments(ctx context.Context, rn *run, batch []Comment, posts []Post, origin string) ([]int64, error) {
-	types := make(map[int64]string, len(posts))
-	for _, p := range posts {
-		types[p.ID] = p.Type
-	}
-	var ids []int64
-	err := g.withTx(ctx, func(ctx context.Context, h Host) error {
-		var err error
-		if ids, err = h.CreateComments(ctx, batch); err != nil {
-			return failed(err, "creating comments")
+// createComments writes the planned comments idx in one tracked write and
+// returns their ids with the plan indexes they belong to. When a retry
+// finds that a post, parent comment or commenting user was deleted
+// meanwhile, the comments of a deleted post are dropped, a reply to a
+// deleted comment becomes a top-level comment and a deleted user's
+// comment becomes anonymous.
+func (g *Generator) createComments(ctx context.Context, rn *run, plan []plannedComment, idx []int, created []int64, types map[int64]string, origin string) ([]int64, []int, error) {
+	var made []int
+	var batch []Comment
+	ids, err := g.writeTracked(ctx, batchWrite{kind: KindComment, plan: func(ctx context.Context, attempt int) error {
+		batch = make([]Comment, 0, len(idx))
+		made = made[:0]
+		gone, err := g.goneRefs(ctx, plan, idx, created, attempt)
+		if err != nil {
+			return err
+		}
+		for _, i := range idx {
+			c := plan[i].c
+			if plan[i].parent >= 0 {
+				c.ParentID = created[plan[i].parent]
+			}
+			switch {
+			case gone.posts[c.PostID]:
+				continue
+			case c.ParentID != 0 && gone.comments[c.ParentID]:
+				c.ParentID = 0
+			}
+			if c.UserID != 0 && gone.users[c.UserID] {
+				c.UserID = 0
+			}
+			batch = append(batch, c)
+			made = append(made, i)
+		}
+		return nil
+	}, write: func(ctx context.Context, h Host) ([]int64, []history.Entry, error) {
+		ids, err := h.CreateComments(ctx, batch)
+		if err != nil {
+			return nil, nil, err
 		}
 		entries := make([]history.Entry, len(ids))
 		for i, id := range ids {
+			c := &batch[i]
 			entries[i] = history.Entry{
 				ContentType:    history.TypeComment,
 				ContentID:      id,
-				ContentSubtype: types[batch[i].PostID],
+				ContentSubtype: types[c.PostID],
+				CreatedAt:      rn.now,
 				Meta: map[string]any{
-					"post_id":   strconv.FormatInt(batch[i].PostID, 10),
-					"parent_id": strconv.FormatInt(batch[i].ParentID, 10),
-					"status":    batch[i].Status,
-					"anonymous": batch[i].UserID == 0,
+					"post_id":   strconv.FormatInt(c.PostID, 10),
+					"parent_id": strconv.FormatInt(c.ParentID, 10),
+					"status":    c.Status,
+					"anonymous": c.UserID == 0,
 					"locale":    rn.locale,
 					"origin":    origin,
 					"run_id":    rn.id,
 				},
 			}
 		}
-		return g.record(ctx, entries, func(ctx context.Context) error {
-			if _, ok := g.host.(Transactor); ok {
-				return nil
-			}
-			return g.host.DeleteComments(ctx, ids)
-		})
-	})
-	return ids, err
+		return ids, entries, nil
+	}})
+	return ids, made, err
+}
+
+// goneSet holds the ids of objects a comment batch refers to that no
+// longer exist.
+type goneSet struct {
+	posts, comments, users map[int64]bool
+}
+
+// goneRefs finds the posts, parent comments and users of the planned
+// comments idx that were deleted; on the first attempt it assumes none.
+func (g *Generator) goneRefs(ctx context.Context, plan []plannedComment, idx []int, created []int64, attempt int) (goneSet, error) {
+	var gs goneSet
+	if attempt == 0 {
+		return gs, nil
+	}
+	var posts, parents, users []int64
+	for _, i := range idx {
+		c := &plan[i].c
+		posts = append(posts, c.PostID)
+		if plan[i].parent >= 0 {
+			parents = append(parents, created[plan[i].parent])
+		}
+		if c.UserID != 0 {
+			users = append(users, c.UserID)
+		}
+	}
+	var err error
+	if gs.posts, err = g.missing(ctx, KindPost, posts); err != nil {
+		return gs, err
+	}
+	if gs.comments, err = g.missing(ctx, KindComment, parents); err != nil {
+		return gs, err
+	}
+	gs.users, err = g.missing(ctx, KindUser, users)
+	return gs, err
+}
+
+// missing returns the ids of a kind that do not exist on the host.
+func (g *Generator) missing(ctx context.Context, kind ObjectKind, ids []int64) (map[int64]bool, error) {
+	live, err := g.existing(ctx, kind, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := map[int64]bool{}
+	for _, id := range ids {
+		if !live[id] {
+			out[id] = true
+		}
+	}
+	return out, nil
 }

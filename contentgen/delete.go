@@ -8,6 +8,9 @@ import (
 	"github.com/contentgen/contentgen/history"
 )
 
+// Deletion finds generated items through the history and the generated
+// marker, never otherwise, and removes exactly those.
+
 // deleteScope narrows which generated items of a kind are deleted.
 type deleteScope struct {
 	// subtypes keeps items of these post types (posts, comments) or
@@ -18,6 +21,14 @@ type deleteScope struct {
 	// meta keeps only items whose history entry has these meta values;
 	// items found by marker alone do not qualify when set.
 	meta map[string]string
+}
+
+// idFilter is the scope's ids as a host filter.
+func (sc deleteScope) idFilter() IDFilter {
+	if len(sc.ids) == 0 {
+		return IDFilter{}
+	}
+	return OnlyIDs(sc.ids...)
 }
 
 // generated finds the generated items of a kind in scope: the union of the
@@ -53,87 +64,39 @@ func (g *Generator) generated(ctx context.Context, kind ObjectKind, sc deleteSco
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	exists, err := g.exist(ctx, kind, ids)
+	live, err := g.existing(ctx, kind, ids)
 	if err != nil {
 		return nil, nil, err
 	}
-	live := ids[:0]
-	for i, id := range ids {
-		if exists[i] {
-			live = append(live, id)
-		}
-	}
-	return live, byID, nil
+	ids = slices.DeleteFunc(ids, func(id int64) bool { return !live[id] })
+	return ids, byID, nil
 }
 
-// markedIDs lists the ids of objects carrying the generated marker.
+// markedIDs lists the ids of objects carrying the generated marker (for
+// media also the upload marker).
 func (g *Generator) markedIDs(ctx context.Context, kind ObjectKind, sc deleteScope) ([]int64, error) {
-	var ids []int64
-	switch kind {
-	case KindPost:
-		posts, err := g.host.Posts(ctx, PostQuery{IDs: sc.ids, Types: sc.subtypes, MetaKey: MarkerKey, MetaValue: MarkerValue})
+	q := refQuery{ids: sc.idFilter(), subtypes: sc.subtypes, metaKey: MarkerKey, metaValue: MarkerValue}
+	refs, err := g.refs(ctx, kind, q)
+	if err != nil {
+		return nil, err
+	}
+	if kind == KindMedia {
+		q.metaKey = UploadedKey
+		uploaded, err := g.refs(ctx, kind, q)
 		if err != nil {
-			return nil, failed(err, "listing posts")
+			return nil, err
 		}
-		for _, p := range posts {
-			ids = append(ids, p.ID)
-		}
-	case KindTerm:
-		terms, err := g.host.Terms(ctx, TermQuery{IDs: sc.ids, Taxonomies: sc.subtypes, MetaKey: MarkerKey, MetaValue: MarkerValue})
-		if err != nil {
-			return nil, failed(err, "listing terms")
-		}
-		for _, t := range terms {
-			ids = append(ids, t.ID)
-		}
-	case KindUser:
-		users, err := g.host.Users(ctx, UserQuery{IDs: sc.ids, MetaKey: MarkerKey, MetaValue: MarkerValue})
-		if err != nil {
-			return nil, failed(err, "listing users")
-		}
-		for _, u := range users {
-			ids = append(ids, u.ID)
-		}
-	case KindComment:
-		comments, err := g.host.Comments(ctx, CommentQuery{IDs: sc.ids, MetaKey: MarkerKey, MetaValue: MarkerValue})
-		if err != nil {
-			return nil, failed(err, "listing comments")
-		}
-		var onType map[int64]bool
-		if len(sc.subtypes) > 0 {
-			postIDs := make([]int64, 0, len(comments))
-			for _, c := range comments {
-				postIDs = append(postIDs, c.PostID)
-			}
-			posts, err := g.host.Posts(ctx, PostQuery{IDs: postIDs, Types: sc.subtypes})
-			if err != nil {
-				return nil, failed(err, "listing posts")
-			}
-			onType = make(map[int64]bool, len(posts))
-			for _, p := range posts {
-				onType[p.ID] = true
-			}
-		}
-		for _, c := range comments {
-			if onType == nil || onType[c.PostID] {
-				ids = append(ids, c.ID)
-			}
-		}
-	case KindMedia:
-		for _, key := range []string{MarkerKey, UploadedKey} {
-			media, err := g.host.Media(ctx, MediaQuery{IDs: sc.ids, MetaKey: key, MetaValue: MarkerValue})
-			if err != nil {
-				return nil, failed(err, "listing media")
-			}
-			for _, m := range media {
-				ids = append(ids, m.ID)
-			}
-		}
+		refs = append(refs, uploaded...)
+	}
+	ids := make([]int64, len(refs))
+	for i, r := range refs {
+		ids[i] = r.id
 	}
 	return ids, nil
 }
 
-// exist reports for each id whether the object still exists.
+// exist reports for each id whether the object still exists, through the
+// host's Exister when it has one.
 func (g *Generator) exist(ctx context.Context, kind ObjectKind, ids []int64) ([]bool, error) {
 	out := make([]bool, len(ids))
 	if len(ids) == 0 {
@@ -146,48 +109,13 @@ func (g *Generator) exist(ctx context.Context, kind ObjectKind, ids []int64) ([]
 		}
 		return res, nil
 	}
-	found := map[int64]bool{}
-	switch kind {
-	case KindPost:
-		items, err := g.host.Posts(ctx, PostQuery{IDs: ids})
-		if err != nil {
-			return nil, failed(err, "listing posts")
-		}
-		for _, it := range items {
-			found[it.ID] = true
-		}
-	case KindTerm:
-		items, err := g.host.Terms(ctx, TermQuery{IDs: ids})
-		if err != nil {
-			return nil, failed(err, "listing terms")
-		}
-		for _, it := range items {
-			found[it.ID] = true
-		}
-	case KindUser:
-		items, err := g.host.Users(ctx, UserQuery{IDs: ids})
-		if err != nil {
-			return nil, failed(err, "listing users")
-		}
-		for _, it := range items {
-			found[it.ID] = true
-		}
-	case KindComment:
-		items, err := g.host.Comments(ctx, CommentQuery{IDs: ids})
-		if err != nil {
-			return nil, failed(err, "listing comments")
-		}
-		for _, it := range items {
-			found[it.ID] = true
-		}
-	case KindMedia:
-		items, err := g.host.Media(ctx, MediaQuery{IDs: ids})
-		if err != nil {
-			return nil, failed(err, "listing media")
-		}
-		for _, it := range items {
-			found[it.ID] = true
-		}
+	refs, err := g.refs(ctx, kind, refQuery{ids: OnlyIDs(ids...)})
+	if err != nil {
+		return nil, err
+	}
+	found := make(map[int64]bool, len(refs))
+	for _, r := range refs {
+		found[r.id] = true
 	}
 	for i, id := range ids {
 		out[i] = found[id]
@@ -207,38 +135,40 @@ func (g *Generator) deleteGenerated(ctx context.Context, kind ObjectKind, sc del
 	if err := g.removeObjects(ctx, kind, ids, force); err != nil {
 		return 0, err
 	}
-	if trashed := !force && (kind == KindPost || kind == KindComment); trashed {
-		if _, ok := g.host.(Trasher); ok {
-			return len(ids), nil
-		}
+	if g.trashes(kind, force) {
+		return len(ids), nil
 	}
-	if err := g.forget(ctx, ids, entries); err != nil {
-		return len(ids), err
+	return len(ids), g.forget(ctx, ids, entries)
+}
+
+// trashes reports whether removing objects of kind without force moves
+// them to the host's trash.
+func (g *Generator) trashes(kind ObjectKind, force bool) bool {
+	if force || kind != KindPost && kind != KindComment {
+		return false
 	}
-	return len(ids), nil
+	_, ok := g.host.(Trasher)
+	return ok
 }
 
 // removeObjects deletes (or trashes) host objects of a kind.
 func (g *Generator) removeObjects(ctx context.Context, kind ObjectKind, ids []int64, force bool) error {
 	var err error
-	switch kind {
-	case KindPost:
-		if t, ok := g.host.(Trasher); ok && !force {
-			err = t.TrashPosts(ctx, ids)
-		} else {
-			err = g.host.DeletePosts(ctx, ids)
-		}
-	case KindComment:
-		if t, ok := g.host.(Trasher); ok && !force {
-			err = t.TrashComments(ctx, ids)
-		} else {
-			err = g.host.DeleteComments(ctx, ids)
-		}
-	case KindTerm:
+	trash, _ := g.host.(Trasher)
+	switch {
+	case kind == KindPost && g.trashes(kind, force):
+		err = trash.TrashPosts(ctx, ids)
+	case kind == KindComment && g.trashes(kind, force):
+		err = trash.TrashComments(ctx, ids)
+	case kind == KindPost:
+		err = g.host.DeletePosts(ctx, ids)
+	case kind == KindComment:
+		err = g.host.DeleteComments(ctx, ids)
+	case kind == KindTerm:
 		err = g.host.DeleteTerms(ctx, ids)
-	case KindMedia:
+	case kind == KindMedia:
 		err = g.host.DeleteMedia(ctx, ids)
-	case KindUser:
+	case kind == KindUser:
 		var to int64
 		if to, err = g.reassignTarget(ctx, ids); err == nil {
 			err = g.host.DeleteUsers(ctx, ids, to)
@@ -291,145 +221,132 @@ func (g *Generator) forget(ctx context.Context, ids []int64, entries map[int64][
 	return nil
 }
 
-var deleteTypes = []string{string(KindPost), string(KindTerm), string(KindUser), string(KindComment)}
+// deletableKinds are the kinds Delete accepts.
+var deletableKinds = []ObjectKind{KindPost, KindTerm, KindUser, KindComment}
 
-// Delete removes generated items of one type: all of them, or those of
-// req.IDs that are generated (other ids are ignored). It never touches
-// items that are not generated.
-func (g *Generator) Delete(ctx context.Context, req DeleteRequest) (*DeleteResult, error) {
-	if req.Type == "" {
-		return nil, invalid("type", "type is required: one of %v", deleteTypes)
+// Delete removes generated items of one kind (KindPost, KindTerm,
+// KindUser or KindComment): all of them, or those of ids that are
+// generated (other ids are ignored). It never touches items that are not
+// generated. Without force, posts and comments go to the trash when the
+// host has one (Removed.Trashed).
+func (g *Generator) Delete(ctx context.Context, kind ObjectKind, ids []int64, force bool) (Removed, error) {
+	if kind == "" {
+		return Removed{}, invalid("type", "type is required: one of %v", deletableKinds)
 	}
-	if !slices.Contains(deleteTypes, req.Type) {
-		return nil, invalid("type", "type must be one of %v, got %q", deleteTypes, req.Type)
+	if !slices.Contains(deletableKinds, kind) {
+		return Removed{}, invalid("type", "type must be one of %v, got %q", deletableKinds, kind)
 	}
-	for _, id := range req.IDs {
+	for _, id := range ids {
 		if id <= 0 {
-			return nil, invalid("ids", "ids must be positive integers, got %d", id)
+			return Removed{}, invalid("ids", "ids must be positive integers, got %d", id)
 		}
 	}
-	kind := ObjectKind(req.Type)
-	n, err := g.deleteGenerated(ctx, kind, deleteScope{ids: req.IDs}, req.Force)
-	res := &DeleteResult{Success: err == nil, Deleted: n}
+	n, err := g.deleteGenerated(ctx, kind, deleteScope{ids: ids}, force)
 	if err != nil {
-		return nil, err
+		return Removed{}, err
 	}
-	trashed := false
-	if !req.Force && (kind == KindPost || kind == KindComment) {
-		_, trashed = g.host.(Trasher)
+	rm := Removed{Trashed: g.trashes(kind, force)}
+	*rm.count(kind) = n
+	return rm, nil
+}
+
+// count returns the counter of kind.
+func (rm *Removed) count(kind ObjectKind) *int {
+	switch kind {
+	case KindPost:
+		return &rm.Posts
+	case KindTerm:
+		return &rm.Terms
+	case KindUser:
+		return &rm.Users
+	case KindComment:
+		return &rm.Comments
 	}
-	res.Message = g.Messages(ctx).Deleted(n, req.Type, trashed)
-	return res, nil
+	return &rm.Media
+}
+
+// relatedDeletes are what DeletePosts removes along with the posts: the
+// items generated for them, found by the origin their history entry
+// records, each removed when its option (or setting) says so.
+var relatedDeletes = []struct {
+	kind   ObjectKind
+	origin string
+	wanted func(req *DeletePostsRequest, s *Settings) bool
+}{
+	{KindPost, "related", func(r *DeletePostsRequest, _ *Settings) bool { return r.DeleteRelatedPosts }},
+	{KindMedia, "featured_image", func(r *DeletePostsRequest, s *Settings) bool { return r.DeleteRelatedMedia || s.DeleteMediaWithPosts }},
+	{KindTerm, "posts", func(r *DeletePostsRequest, _ *Settings) bool { return r.DeleteRelatedTerms }},
+	{KindUser, "author", func(r *DeletePostsRequest, _ *Settings) bool { return r.DeleteRelatedAuthors }},
 }
 
 // DeletePosts permanently removes the generated posts of a post type (or of
-// every type with DeleteScope "all") and, as requested, the media, terms,
-// authors, comments and related posts generated with them. It works in
-// chunks of the Generator's batch size.
-func (g *Generator) DeletePosts(ctx context.Context, req DeletePostsRequest) (*DeletePostsResult, error) {
+// every type with DeleteScope "all") and, as requested, the comments,
+// related posts, media, terms and authors generated with them. It works
+// in chunks of the batch size.
+func (g *Generator) DeletePosts(ctx context.Context, req DeletePostsRequest) (Removed, error) {
+	s, err := g.settings.load(ctx)
+	if err != nil {
+		return Removed{}, err
+	}
+	return g.deletePosts(ctx, req, s)
+}
+
+func (g *Generator) deletePosts(ctx context.Context, req DeletePostsRequest, s Settings) (Removed, error) {
+	rm := Removed{RelatedPosts: map[string]int{}}
 	if req.PostType == "" {
-		return nil, invalid("post_type", "post_type is required")
+		return rm, invalid("post_type", "post_type is required")
 	}
 	pt, err := g.postType(ctx, req.PostType)
 	if err != nil {
-		return nil, err
+		return rm, err
 	}
-	scope, err := enumParam(req.DeleteScope, "current_type", "delete_scope", "current_type", "all")
-	if err != nil {
-		return nil, err
-	}
-	settings, err := g.Settings(ctx)
-	if err != nil {
-		return nil, err
+	v := validator{}
+	scope := v.enum("delete_scope", req.DeleteScope, "current_type", "current_type", "all")
+	if v.err != nil {
+		return rm, v.err
 	}
 	var types []string
 	if scope == "current_type" {
 		types = []string{pt.Name}
 	}
-	res := &DeletePostsResult{Success: true, DeletedRelatedCPTs: map[string]int{}}
-
 	ids, entries, err := g.generated(ctx, KindPost, deleteScope{subtypes: types})
 	if err != nil {
-		return nil, err
+		return rm, err
 	}
 	var featured []int64
-	if (req.DeleteRelatedMedia || settings.DeleteMediaWithPosts) && len(ids) > 0 {
-		posts, err := g.host.Posts(ctx, PostQuery{IDs: ids})
-		if err != nil {
-			return nil, failed(err, "listing posts")
-		}
-		for _, p := range posts {
-			if p.FeaturedMediaID != 0 {
-				featured = append(featured, p.FeaturedMediaID)
-			}
+	if (req.DeleteRelatedMedia || s.DeleteMediaWithPosts) && len(ids) > 0 {
+		if featured, err = g.featuredOf(ctx, ids); err != nil {
+			return rm, err
 		}
 	}
 	if req.DeleteRelatedComments && len(ids) > 0 {
 		// Comments go with their posts; this also forgets their history.
-		if _, err := g.deleteGenerated(ctx, KindComment, deleteScope{subtypes: types}, true); err != nil {
-			return nil, err
+		if rm.Comments, err = g.deleteGenerated(ctx, KindComment, deleteScope{subtypes: types}, true); err != nil {
+			return rm, err
 		}
 	}
-	err = chunks(len(ids), g.batch, func(lo, hi int) error {
+	err = chunks(len(ids), g.cfg.BatchSize, func(lo, hi int) error {
 		if err := g.removeObjects(ctx, KindPost, ids[lo:hi], true); err != nil {
 			return err
 		}
-		res.DeletedStats.Posts += hi - lo
+		rm.Posts += hi - lo
 		return g.forget(ctx, ids[lo:hi], entries)
 	})
-	res.DeletedCount = res.DeletedStats.Posts
 	if err != nil {
-		return nil, err
+		return rm, err
 	}
-
-	// What was generated with the posts, found by the origin recorded in
-	// its history entry.
 	for _, postType := range scopeTypes(types) {
-		meta := func(origin string) map[string]string {
-			m := map[string]string{"origin": origin}
+		for _, d := range relatedDeletes {
+			if !d.wanted(&req, &s) {
+				continue
+			}
+			meta := map[string]string{"origin": d.origin}
 			if postType != "" {
-				m["post_type"] = postType
+				meta["post_type"] = postType
 			}
-			return m
-		}
-		if req.DeleteRelatedCPTs {
-			rel, _, err := g.generated(ctx, KindPost, deleteScope{meta: meta("related")})
-			if err != nil {
-				return nil, err
+			if err := g.deleteRelated(ctx, d.kind, meta, &rm); err != nil {
+				return rm, err
 			}
-			if len(rel) > 0 {
-				posts, err := g.host.Posts(ctx, PostQuery{IDs: rel})
-				if err != nil {
-					return nil, failed(err, "listing related posts")
-				}
-				if _, err := g.deleteGenerated(ctx, KindPost, deleteScope{ids: rel}, true); err != nil {
-					return nil, err
-				}
-				for _, p := range posts {
-					res.DeletedRelatedCPTs[p.Type]++
-				}
-			}
-		}
-		if req.DeleteRelatedMedia || settings.DeleteMediaWithPosts {
-			n, err := g.deleteGenerated(ctx, KindMedia, deleteScope{meta: meta("featured_image")}, true)
-			if err != nil {
-				return nil, err
-			}
-			res.DeletedStats.Media += n
-		}
-		if req.DeleteRelatedTerms {
-			n, err := g.deleteGenerated(ctx, KindTerm, deleteScope{meta: meta("posts")}, true)
-			if err != nil {
-				return nil, err
-			}
-			res.DeletedStats.Terms += n
-		}
-		if req.DeleteRelatedAuthors {
-			n, err := g.deleteGenerated(ctx, KindUser, deleteScope{meta: meta("author")}, true)
-			if err != nil {
-				return nil, err
-			}
-			res.DeletedStats.Authors += n
 		}
 	}
 	if len(featured) > 0 {
@@ -437,16 +354,52 @@ func (g *Generator) DeletePosts(ctx context.Context, req DeletePostsRequest) (*D
 		// origin of their own (reused library images, for example).
 		n, err := g.deleteGenerated(ctx, KindMedia, deleteScope{ids: featured}, true)
 		if err != nil {
-			return nil, err
+			return rm, err
 		}
-		res.DeletedStats.Media += n
+		rm.Media += n
 	}
-	related := 0
-	for _, n := range res.DeletedRelatedCPTs {
-		related += n
+	return rm, nil
+}
+
+// deleteRelated removes the generated items of kind whose history entry
+// has meta, counting them in rm (related posts per post type).
+func (g *Generator) deleteRelated(ctx context.Context, kind ObjectKind, meta map[string]string, rm *Removed) error {
+	sc := deleteScope{meta: meta}
+	if kind != KindPost {
+		n, err := g.deleteGenerated(ctx, kind, sc, true)
+		*rm.count(kind) += n
+		return err
 	}
-	res.Message = g.Messages(ctx).PostsDeleted(res.DeletedCount, res.DeletedStats.Media+res.DeletedStats.Terms+res.DeletedStats.Authors+related)
-	return res, nil
+	ids, _, err := g.generated(ctx, KindPost, sc)
+	if err != nil || len(ids) == 0 {
+		return err
+	}
+	refs, err := g.refs(ctx, KindPost, refQuery{ids: OnlyIDs(ids...)})
+	if err != nil {
+		return err
+	}
+	if _, err := g.deleteGenerated(ctx, KindPost, deleteScope{ids: ids}, true); err != nil {
+		return err
+	}
+	for _, r := range refs {
+		rm.RelatedPosts[r.subtype]++
+	}
+	return nil
+}
+
+// featuredOf returns the featured images of posts.
+func (g *Generator) featuredOf(ctx context.Context, ids []int64) ([]int64, error) {
+	posts, err := g.host.Posts(ctx, PostQuery{IDs: OnlyIDs(ids...)})
+	if err != nil {
+		return nil, failed(err, "listing posts")
+	}
+	var out []int64
+	for _, p := range posts {
+		if p.FeaturedMediaID != 0 {
+			out = append(out, p.FeaturedMediaID)
+		}
+	}
+	return out, nil
 }
 
 // scopeTypes turns a nil type list (all types) into one empty entry so the
@@ -458,30 +411,22 @@ func scopeTypes(types []string) []string {
 	return types
 }
 
-// CleanupAll permanently removes every generated post (all types), comment,
+// DeleteAll permanently removes every generated post (all types), comment,
 // term, user and generated or uploaded media item, found through the
-// history and the markers, then clears the history.
-func (g *Generator) CleanupAll(ctx context.Context) (*CleanupResult, error) {
-	res := &CleanupResult{Success: true}
-	var err error
-	if _, err = g.deleteGenerated(ctx, KindComment, deleteScope{}, true); err != nil {
-		return nil, err
+// history and the markers, then the history entries of what no longer
+// exists. Content generated by runs still in progress, and its history,
+// is left alone.
+func (g *Generator) DeleteAll(ctx context.Context) (Removed, error) {
+	var rm Removed
+	for _, kind := range []ObjectKind{KindComment, KindPost, KindMedia, KindTerm, KindUser} {
+		n, err := g.deleteGenerated(ctx, kind, deleteScope{}, true)
+		if err != nil {
+			return rm, err
+		}
+		*rm.count(kind) = n
 	}
-	if res.Stats.Posts, err = g.deleteGenerated(ctx, KindPost, deleteScope{}, true); err != nil {
-		return nil, err
+	if _, err := g.PruneHistory(ctx); err != nil {
+		return rm, err
 	}
-	if res.Stats.Media, err = g.deleteGenerated(ctx, KindMedia, deleteScope{}, true); err != nil {
-		return nil, err
-	}
-	if res.Stats.Terms, err = g.deleteGenerated(ctx, KindTerm, deleteScope{}, true); err != nil {
-		return nil, err
-	}
-	if res.Stats.Users, err = g.deleteGenerated(ctx, KindUser, deleteScope{}, true); err != nil {
-		return nil, err
-	}
-	if err := g.hist.Clear(ctx); err != nil {
-		return nil, failed(err, "clearing history")
-	}
-	res.Message = g.Messages(ctx).CleanedUp(res.Stats)
-	return res, nil
+	return rm, nil
 }

@@ -6,10 +6,11 @@ import (
 	"fmt"
 )
 
-// Code is a machine-readable error code of the API.
+// Code is a machine-readable error code. Every failure of the library is
+// an *Error carrying one of the codes below.
 type Code string
 
-// Error codes of the specification.
+// Error codes. The first group are the codes of the specification.
 const (
 	CodeInvalidPostType  Code = "invalid_post_type"
 	CodeInvalidTaxonomy  Code = "invalid_taxonomy"
@@ -19,7 +20,24 @@ const (
 	CodeGenerationFailed Code = "generation_failed"
 	CodeNotLoggedIn      Code = "rest_not_logged_in"
 	CodeForbidden        Code = "rest_forbidden"
-	// CodeInternal is used for failures outside generation.
+
+	// CodeConflict is a unique value (a slug, a login) that still clashed
+	// after the bounded retries of a write.
+	CodeConflict Code = "conflict"
+	// CodeTooLarge is a file or body over its size limit.
+	CodeTooLarge Code = "too_large"
+	// CodeUnsupportedType is a file whose content is not on the allow-list.
+	CodeUnsupportedType Code = "unsupported_type"
+	// CodeUnavailable is a feature the server has not set up (an image or
+	// AI provider, the encryption key of API keys, licensing).
+	CodeUnavailable Code = "not_configured"
+	// CodeNoFile is an upload without a file.
+	CodeNoFile Code = "no_file"
+	// CodePartialUpload is an upload whose body ended early.
+	CodePartialUpload Code = "partial_upload"
+	// CodeWriteFailed is a file the host could not store.
+	CodeWriteFailed Code = "write_failed"
+	// CodeInternal is any other failure; its cause is for logs only.
 	CodeInternal Code = "internal_error"
 )
 
@@ -28,7 +46,8 @@ const (
 type Error struct {
 	Code    Code
 	Message string
-	// Param names the request parameter at fault, if any.
+	// Param names the parameter at fault, if any, as a client spells it
+	// ("count", "taxonomy_config.genre.mode").
 	Param string
 	// Err is the cause; it is never shown to clients.
 	Err error
@@ -44,8 +63,9 @@ func (e *Error) Error() string {
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 
-// Is reports whether target is an *Error with the same code, so that
-// errors.Is(err, ErrInvalidCount) works for any message.
+// Is reports whether target is an *Error with the same code and no message
+// of its own, so that errors.Is(err, ErrInvalidCount) works for any
+// message.
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
 	return ok && t.Code == e.Code && t.Message == "" && t.Err == nil
@@ -59,6 +79,13 @@ var (
 	ErrInvalidParameter = &Error{Code: CodeInvalidParameter}
 	ErrNotFound         = &Error{Code: CodeNotFound}
 	ErrGenerationFailed = &Error{Code: CodeGenerationFailed}
+	ErrConflict         = &Error{Code: CodeConflict}
+	ErrTooLarge         = &Error{Code: CodeTooLarge}
+	ErrUnsupportedType  = &Error{Code: CodeUnsupportedType}
+	ErrUnavailable      = &Error{Code: CodeUnavailable}
+	ErrNoFile           = &Error{Code: CodeNoFile}
+	ErrPartialUpload    = &Error{Code: CodePartialUpload}
+	ErrWriteFailed      = &Error{Code: CodeWriteFailed}
 )
 
 // Errorf returns an *Error with code, the parameter at fault (may be empty)
@@ -67,31 +94,47 @@ func Errorf(code Code, param, format string, args ...any) *Error {
 	return &Error{Code: code, Param: param, Message: fmt.Sprintf(format, args...)}
 }
 
-// invalid is shorthand for an invalid_parameter error naming param.
-func invalid(param, format string, args ...any) *Error {
-	return Errorf(CodeInvalidParameter, param, format, args...)
-}
-
-// failed wraps an unexpected failure during generation.
-func failed(err error, what string) error {
-	if err == nil {
-		return nil
-	}
-	var e *Error
-	if errors.As(err, &e) {
-		return err
-	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return &Error{Code: CodeGenerationFailed, Message: "generation failed while " + what, Err: err}
-}
-
-// CodeOf returns the code of err, CodeInternal when err is not an *Error.
-func CodeOf(err error) Code {
+// codeOf returns the code of err, CodeInternal when err is not an *Error.
+func codeOf(err error) Code {
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Code
 	}
 	return CodeInternal
+}
+
+// invalid is shorthand for an invalid_parameter error naming param.
+func invalid(param, format string, args ...any) *Error {
+	return Errorf(CodeInvalidParameter, param, format, args...)
+}
+
+// failed wraps an unexpected failure during generation. *Error values and
+// context errors pass unchanged; a unique-value clash of the host becomes
+// CodeConflict.
+func failed(err error, what string) error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	switch {
+	case errors.As(err, &e):
+		return err
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	case errors.Is(err, ErrHostConflict):
+		return &Error{Code: CodeConflict, Message: "a unique value clashed while " + what + "; try again", Err: err}
+	}
+	return &Error{Code: CodeGenerationFailed, Message: "generation failed while " + what, Err: err}
+}
+
+// internal wraps a failure outside generation (a store, a cache).
+func internal(err error, what string) error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return &Error{Code: CodeInternal, Message: what + " failed", Err: err}
 }

@@ -18,16 +18,16 @@ func Example_fixtures() {
 	gen, _ := contentgen.New(host, history.NewMemStore(nil), &contentgen.Config{Seed: &seed})
 
 	posts, _ := gen.GeneratePosts(ctx, contentgen.PostsRequest{
-		Count:            contentgen.Ptr(3),
-		SetFeaturedImage: contentgen.Ptr(false),
+		Count:            new(3),
+		SetFeaturedImage: new(false),
 		AutoComments:     true,
 	})
-	users, _ := gen.GenerateUsers(ctx, contentgen.UsersRequest{Count: contentgen.Ptr(2), Role: "editor", GenerateAvatars: contentgen.Ptr(false)})
-	fmt.Println(posts.Count, "posts,", users.Count, "editors")
+	users, _ := gen.GenerateUsers(ctx, contentgen.UsersRequest{Count: new(2), Role: "editor", GenerateAvatars: new(false)})
+	fmt.Println(len(posts.IDs), "posts,", len(users.IDs), "editors")
 
 	// Remove exactly what was generated; the demo site's own content stays.
-	res, _ := gen.CleanupAll(ctx)
-	fmt.Println(res.Stats.Posts, "posts removed")
+	res, _ := gen.DeleteAll(ctx)
+	fmt.Println(res.Posts, "posts removed")
 	left, _ := host.Posts(ctx, contentgen.PostQuery{Types: []string{"post"}})
 	fmt.Println(len(left), "hand-made post left:", left[0].Title)
 	// Output:

@@ -3,8 +3,6 @@ package contentgen
 import (
 	"context"
 	"errors"
-	"slices"
-	"strings"
 
 	"github.com/contentgen/contentgen/providers"
 	"github.com/contentgen/contentgen/templates"
@@ -14,17 +12,17 @@ import (
 // (offline, then AI for what offline detection cannot place) and the
 // information endpoints about fields, adapters and dependencies.
 
-// FieldAdapters returns the field adapter registry, nil when none is
+// Adapters returns the field adapter registry, nil when none is
 // configured.
-func (g *Generator) FieldAdapters() *templates.Registry { return g.adapters }
+func (t *TemplatesService) Adapters() *templates.Registry { return t.g.cfg.FieldAdapters }
 
 // postTypeFields returns what the winning adapter defines for postType;
 // the zero value when no registry is configured.
 func (g *Generator) postTypeFields(ctx context.Context, postType string) (templates.PostTypeFields, error) {
-	if g.adapters == nil {
+	if g.cfg.FieldAdapters == nil {
 		return templates.PostTypeFields{}, nil
 	}
-	pf, err := g.adapters.Fields(ctx, postType)
+	pf, err := g.cfg.FieldAdapters.Fields(ctx, postType)
 	if err != nil {
 		if ctx.Err() != nil {
 			return pf, ctx.Err()
@@ -128,7 +126,7 @@ func (g *Generator) detectFields(ctx context.Context, postType string, fields []
 }
 
 // detectedFieldsOf reads and detects the fields of postType for the
-// information endpoints; detector problems are logged only.
+// information methods; detector problems are logged only.
 func (g *Generator) detectedFieldsOf(ctx context.Context, postType string) (templates.PostTypeFields, []templates.Field, error) {
 	pf, err := g.postTypeFields(ctx, postType)
 	if err != nil {
@@ -138,35 +136,29 @@ func (g *Generator) detectedFieldsOf(ctx context.Context, postType string) (temp
 	return pf, fields, nil
 }
 
-// CustomFieldsInfo is what GET /fields/{post_type} reports.
-type CustomFieldsInfo struct {
-	Success  bool   `json:"success"`
-	PostType string `json:"post_type"`
-	// Fields are the post type's custom fields with detected_type set.
-	Fields []templates.Field `json:"fields"`
-	Count  int               `json:"count"`
-}
-
-// CustomFields lists the custom fields the field adapters define for a
-// registered post type, each with its detected semantic type.
-func (g *Generator) CustomFields(ctx context.Context, postType string) (*CustomFieldsInfo, error) {
-	pt, err := g.postType(ctx, postType)
+// Fields returns what the field adapters define for a registered post type
+// (groups, relations, the adapter whose definitions apply) and its custom
+// fields with their detected semantic type set (offline detection, then
+// the AI detector when one is enabled).
+func (t *TemplatesService) Fields(ctx context.Context, postType string) (templates.PostTypeFields, []templates.Field, error) {
+	pt, err := t.g.postType(ctx, postType)
 	if err != nil {
-		return nil, err
+		return templates.PostTypeFields{}, nil, err
 	}
-	_, fields, err := g.detectedFieldsOf(ctx, pt.Name)
+	pf, fields, err := t.g.detectedFieldsOf(ctx, pt.Name)
 	if err != nil {
-		return nil, err
+		return pf, nil, err
 	}
 	if fields == nil {
 		fields = []templates.Field{}
 	}
-	return &CustomFieldsInfo{Success: true, PostType: pt.Name, Fields: fields, Count: len(fields)}, nil
+	return pf, fields, nil
 }
 
 // ClearDetections forgets cached field detections, offline and AI, of one
 // post type or, with postType "", of all, and returns how many it removed.
-func (g *Generator) ClearDetections(ctx context.Context, postType string) (int, error) {
+func (t *TemplatesService) ClearDetections(ctx context.Context, postType string) (int, error) {
+	g := t.g
 	var n int
 	var err error
 	if postType == "" {
@@ -177,104 +169,29 @@ func (g *Generator) ClearDetections(ctx context.Context, postType string) (int, 
 		n += g.detected.Clear(postType)
 	}
 	if err != nil {
-		return 0, failed(err, "clearing the detection cache")
+		return 0, internal(err, "clearing the detection cache")
 	}
 	return n, nil
-}
-
-// FieldPluginsInfo is what GET /field-plugins reports.
-type FieldPluginsInfo struct {
-	Success  bool                    `json:"success"`
-	Adapters []templates.AdapterInfo `json:"adapters"`
-	// Primary is the name of the primary adapter, nil when no adapter is
-	// active.
-	Primary *string `json:"primary"`
-}
-
-// FieldPlugins lists the configured field adapters and names the primary
-// one, whose definitions win when several adapters define a post type.
-func (g *Generator) FieldPlugins(ctx context.Context) (*FieldPluginsInfo, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	out := &FieldPluginsInfo{Success: true, Adapters: []templates.AdapterInfo{}}
-	if g.adapters == nil {
-		return out, nil
-	}
-	out.Adapters = append(out.Adapters, g.adapters.Adapters()...)
-	if p, ok := g.adapters.Primary(); ok {
-		out.Primary = &p.Name
-	}
-	return out, nil
-}
-
-// DetectedPlugin is a field plugin found on the site, active or not.
-type DetectedPlugin struct {
-	Name    string `json:"name"`
-	Slug    string `json:"slug"`
-	Version string `json:"version"`
-	Active  bool   `json:"active"`
-}
-
-// PluginSummary counts detected plugins.
-type PluginSummary struct {
-	Total    int `json:"total"`
-	Active   int `json:"active"`
-	Inactive int `json:"inactive"`
-}
-
-// DetectedPluginsInfo is what GET /detected-plugins reports.
-type DetectedPluginsInfo struct {
-	Success bool             `json:"success"`
-	Plugins []DetectedPlugin `json:"plugins"`
-	Summary PluginSummary    `json:"summary"`
-}
-
-// DetectedPlugins lists the field plugins known to the field adapters,
-// active or not.
-func (g *Generator) DetectedPlugins(ctx context.Context) (*DetectedPluginsInfo, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	out := &DetectedPluginsInfo{Success: true, Plugins: []DetectedPlugin{}}
-	if g.adapters != nil {
-		for _, a := range g.adapters.Adapters() {
-			out.Plugins = append(out.Plugins, DetectedPlugin{Name: a.Name, Slug: a.Slug, Version: a.Version, Active: a.Active})
-			if a.Active {
-				out.Summary.Active++
-			} else {
-				out.Summary.Inactive++
-			}
-		}
-	}
-	out.Summary.Total = len(out.Plugins)
-	return out, nil
-}
-
-// DependencyInfo is what GET /dependencies/{post_type} reports.
-type DependencyInfo struct {
-	Success bool `json:"success"`
-	templates.DependencyReport
 }
 
 // Dependencies lists the relational fields and relations of a registered
 // post type and, per target post type, its labels, the live number of
 // published posts and its default template.
-func (g *Generator) Dependencies(ctx context.Context, postType string) (*DependencyInfo, error) {
+func (t *TemplatesService) Dependencies(ctx context.Context, postType string) (templates.DependencyReport, error) {
+	g := t.g
 	pt, err := g.postType(ctx, postType)
 	if err != nil {
-		return nil, err
+		return templates.DependencyReport{}, err
 	}
 	pf, fields, err := g.detectedFieldsOf(ctx, pt.Name)
 	if err != nil {
-		return nil, err
+		return templates.DependencyReport{}, err
 	}
 	info, err := g.targetInfo(ctx)
 	if err != nil {
-		return nil, err
+		return templates.DependencyReport{}, err
 	}
-	rep := templates.AnalyzeDependencies(pt.Name, fields, pf.Relations, info)
-	return &DependencyInfo{Success: true, DependencyReport: rep}, nil
+	return templates.AnalyzeDependencies(pt.Name, fields, pf.Relations, info), nil
 }
 
 // targetInfo returns what AnalyzeDependencies asks about target post
@@ -286,9 +203,9 @@ func (g *Generator) targetInfo(ctx context.Context) (func(string) templates.Targ
 		return nil, failed(err, "listing post types")
 	}
 	defaults := map[string]string{}
-	list, err := g.tmpl.List(ctx, templates.Filter{DefaultOnly: true})
+	list, err := g.templates.List(ctx, templates.Filter{DefaultOnly: true})
 	if err != nil {
-		return nil, storeErr(err)
+		return nil, err
 	}
 	for _, t := range list {
 		defaults[t.PostType] = t.Name
@@ -314,120 +231,17 @@ func (g *Generator) targetInfo(ctx context.Context) (func(string) templates.Targ
 	}, nil
 }
 
-// FieldSchemaInfo is what GET /field-schema/{field_type} reports.
-type FieldSchemaInfo struct {
-	Success bool `json:"success"`
-	templates.FieldSchema
-}
-
-// FieldSchema describes the creation methods and options of a field type;
-// an unknown type gives an invalid_parameter error naming field_type.
-func (g *Generator) FieldSchema(fieldType string) (*FieldSchemaInfo, error) {
-	s, ok := templates.SchemaFor(fieldType)
-	if !ok {
-		return nil, invalid("field_type", "field_type %q is not supported; supported types: %s", fieldType, strings.Join(templates.FieldTypes(), ", "))
-	}
-	return &FieldSchemaInfo{Success: true, FieldSchema: s}, nil
-}
-
-// CustomFieldGroup is the custom fields of one adapter in
-// TemplateFieldsInfo.
-type CustomFieldGroup struct {
-	GroupTitle string                `json:"group_title"`
-	Fields     []templates.FieldInfo `json:"fields"`
-}
-
-// TemplateFieldsInfo is what GET /templates/fields/{post_type} reports:
-// the fields a template of the post type can configure, with their modes
-// and default settings.
-type TemplateFieldsInfo struct {
-	Success    bool                           `json:"success"`
-	PostType   string                         `json:"post_type"`
-	CoreFields map[string]templates.FieldInfo `json:"core_fields"`
-	// CustomFields maps the slug of the adapter whose definitions apply
-	// to its fields.
-	CustomFields map[string]CustomFieldGroup `json:"custom_fields"`
-}
-
-// coreSupport is the post type feature each core field needs, if any.
-var coreSupport = map[string]string{
-	templates.CorePostTitle:   "title",
-	templates.CorePostContent: "editor",
-	templates.CorePostExcerpt: "excerpt",
-	templates.CorePostAuthor:  "author",
-}
-
-// coreFieldsOf returns the core fields the post type supports.
-func coreFieldsOf(pt *PostType) []templates.Field {
-	var out []templates.Field
-	for _, f := range templates.CoreFields() {
-		if feat, ok := coreSupport[f.Name]; ok && !pt.SupportsFeature(feat) {
-			continue
-		}
-		out = append(out, f)
-	}
-	return out
-}
-
-// TemplateFields lists the core and custom fields a template of a
-// registered post type can configure.
-func (g *Generator) TemplateFields(ctx context.Context, postType string) (*TemplateFieldsInfo, error) {
-	pt, err := g.postType(ctx, postType)
-	if err != nil {
-		return nil, err
-	}
-	pf, fields, err := g.detectedFieldsOf(ctx, pt.Name)
-	if err != nil {
-		return nil, err
-	}
-	out := &TemplateFieldsInfo{Success: true, PostType: pt.Name, CoreFields: map[string]templates.FieldInfo{}, CustomFields: map[string]CustomFieldGroup{}}
-	for _, f := range coreFieldsOf(&pt) {
-		out.CoreFields[f.Name] = templates.DescribeField(&f)
-	}
-	if len(fields) > 0 {
-		titles := make([]string, 0, len(pf.Groups))
-		for _, gr := range pf.Groups {
-			if gr.Title != "" && !slices.Contains(titles, gr.Title) {
-				titles = append(titles, gr.Title)
-			}
-		}
-		grp := CustomFieldGroup{GroupTitle: strings.Join(titles, ", "), Fields: make([]templates.FieldInfo, len(fields))}
-		for i := range fields {
-			grp.Fields[i] = templates.DescribeField(&fields[i])
-		}
-		out.CustomFields[pf.Adapter.Slug] = grp
-	}
-	return out, nil
-}
-
-// TemplateTaxonomies returns a registered post type and the registered
-// taxonomies it uses, which a template's taxonomy_config can configure.
-func (g *Generator) TemplateTaxonomies(ctx context.Context, postType string) (PostType, []Taxonomy, error) {
-	pt, err := g.postType(ctx, postType)
-	if err != nil {
-		return PostType{}, nil, err
-	}
-	taxes, err := g.host.Taxonomies(ctx)
-	if err != nil {
-		return PostType{}, nil, failed(err, "listing taxonomies")
-	}
-	out := []Taxonomy{}
-	for _, t := range taxes {
-		if slices.Contains(pt.Taxonomies, t.Name) || slices.Contains(t.PostTypes, pt.Name) {
-			out = append(out, t)
-		}
-	}
-	return pt, out, nil
-}
-
 // storeErr translates an error of the template store: invalid input
 // becomes invalid_parameter naming the parameter, an unknown template
 // not_found, anything else an internal failure.
 func storeErr(err error) error {
 	var pe *templates.ParamError
+	var e *Error
 	switch {
 	case err == nil:
 		return nil
+	case errors.As(err, &e):
+		return err
 	case errors.As(err, &pe):
 		return &Error{Code: CodeInvalidParameter, Param: pe.Param, Message: pe.Message, Err: err}
 	case errors.Is(err, templates.ErrInvalid):
@@ -435,10 +249,6 @@ func storeErr(err error) error {
 	case errors.Is(err, templates.ErrNotFound):
 		return &Error{Code: CodeNotFound, Param: "id", Message: "template not found", Err: err}
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return err
-	}
-	var e *Error
-	if errors.As(err, &e) {
 		return err
 	}
 	return &Error{Code: CodeInternal, Message: "the template store failed", Err: err}

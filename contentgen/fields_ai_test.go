@@ -68,17 +68,18 @@ func TestAISecondaryProviderOverTheWire(t *testing.T) {
 	logs := &lockedBuffer{}
 	gen, err := contentgen.New(f.host, f.hist, &contentgen.Config{
 		Seed: &seed, Now: clock, Templates: f.tmpl, FieldAdapters: templates.NewRegistry(f.adapter),
-		Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		AI: &contentgen.AIConfig{Keyring: keyring, Providers: map[string]ai.Options{
+		Logger:    slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		AIKeyring: keyring,
+		AIProviders: map[string]ai.Options{
 			contentgen.AIOne: opts(primary.srv.URL),
 			contentgen.AITwo: opts(secondary.srv.URL),
-		}},
+		},
 	})
 	require.NoError(t, err)
 	f.gen = gen
-	_, err = gen.UpdateAISettings(ctx, contentgen.AISettingsPatch{
-		Enabled: contentgen.Ptr(true), Provider: contentgen.Ptr(contentgen.AIOne), SecondaryAIEnabled: contentgen.Ptr(true),
-		AIOneAPIKey: contentgen.Ptr("sk-one-secret-1234"), AITwoAPIKey: contentgen.Ptr("two-secret-5678"),
+	_, err = gen.Settings().Update(ctx, contentgen.SettingsPatch{
+		AIEnabled: new(true), AIProvider: new(contentgen.AIOne), AISecondaryEnabled: new(true),
+		AIKeys: map[string]string{contentgen.AIOne: "sk-one-secret-1234", contentgen.AITwo: "two-secret-5678"},
 	})
 	require.NoError(t, err)
 
@@ -96,12 +97,12 @@ func TestAISecondaryProviderOverTheWire(t *testing.T) {
 	require.EqualValues(t, 1, secondary.calls.Load())
 
 	// Both down: the fields fall back to type-based values with a warning.
-	_, err = gen.ClearAICache(ctx)
+	_, err = gen.Templates().ClearDetections(ctx, "")
 	require.NoError(t, err)
 	secondary.status.Store(http.StatusInternalServerError)
 	secondary.body.Store(`{"type":"error","error":{"type":"api_error","message":"Internal server error"}}`)
 	res, posts = f.generate(t, books(2))
-	require.Equal(t, 2, res.Count)
+	require.Equal(t, 2, len(res.IDs))
 	require.Contains(t, strings.Join(res.Warnings, "\n"), "AI field detection failed")
 	require.NotContains(t, strings.Join(res.Warnings, "\n"), "secret")
 	for _, p := range posts {

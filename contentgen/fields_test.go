@@ -126,10 +126,10 @@ func newFieldFixture(t testing.TB, seed int64, det providers.FieldDetector) *fie
 	}))
 	hist := history.NewMemStore(clock)
 	ad := &mutableAdapter{fields: bookFields()}
-	store := templates.NewMemStore(clock)
+	store := templates.NewMemStore()
 	cfg := &contentgen.Config{Seed: &seed, Now: clock, Templates: store, FieldAdapters: templates.NewRegistry(ad)}
 	if det != nil {
-		cfg.AI = &contentgen.AIConfig{Detector: det}
+		cfg.AIDetector = det
 	}
 	gen, err := contentgen.New(host, hist, cfg)
 	require.NoError(t, err)
@@ -137,7 +137,7 @@ func newFieldFixture(t testing.TB, seed int64, det providers.FieldDetector) *fie
 }
 
 func books(n int) contentgen.PostsRequest {
-	return contentgen.PostsRequest{PostType: memhost.DemoBookType, Count: contentgen.Ptr(n), SetFeaturedImage: contentgen.Ptr(false)}
+	return contentgen.PostsRequest{PostType: memhost.DemoBookType, Count: new(n), SetFeaturedImage: new(false)}
 }
 
 func (f *fieldFixture) generate(t *testing.T, req contentgen.PostsRequest) (*contentgen.PostsResult, []contentgen.Post) {
@@ -163,7 +163,7 @@ func TestCustomFieldsFilledByTypeAndMeaning(t *testing.T) {
 	t.Parallel()
 	f := newFieldFixture(t, 3, nil)
 	res, posts := f.generate(t, books(6))
-	require.Equal(t, 6, res.Count)
+	require.Equal(t, 6, len(res.IDs))
 	publishers, err := f.host.Posts(context.Background(), contentgen.PostQuery{Types: []string{"publisher"}})
 	require.NoError(t, err)
 	pubIDs := map[string]bool{}
@@ -199,8 +199,8 @@ func TestCustomFieldsFilledByTypeAndMeaning(t *testing.T) {
 		require.Equal(t, true, hm["custom_fields_populated"])
 		require.Equal(t, "", hm["template_name"])
 	}
-	require.Equal(t, 5, res.AutoCreated.RelatedPosts, "many_to_one wants a pool of 5 publishers")
-	require.Equal(t, map[string]int{"publisher": 5}, res.AutoCreated.RelatedPerCPT)
+	require.Equal(t, 5, relatedTotal(res), "many_to_one wants a pool of 5 publishers")
+	require.Equal(t, map[string]int{"publisher": 5}, res.RelatedPosts)
 	require.Len(t, publishers, 5)
 
 	// The same seed on the same host state gives the same values.
@@ -212,9 +212,9 @@ func TestCustomFieldsFilledByTypeAndMeaning(t *testing.T) {
 
 	// populate_custom_fields false leaves the fields alone.
 	req := books(2)
-	req.PopulateCustomFields = contentgen.Ptr(false)
+	req.PopulateCustomFields = new(false)
 	res, plain := f.generate(t, req)
-	require.Zero(t, res.AutoCreated.RelatedPosts)
+	require.Zero(t, relatedTotal(res))
 	for _, p := range plain {
 		require.NotContains(t, p.Meta, "isbn")
 		require.Equal(t, false, f.historyMeta(t, p.ID)["custom_fields_populated"])
@@ -225,7 +225,7 @@ func TestFieldConfigPrecedence(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	f := newFieldFixture(t, 5, nil)
-	tmpl, err := f.gen.CreateTemplate(ctx, templates.Input{
+	tmpl, err := f.gen.Templates().Create(ctx, templates.Input{
 		Name: "Shop books", PostType: memhost.DemoBookType,
 		FieldConfig: templates.FieldConfig{
 			CoreFields: map[string]templates.FieldSetting{templates.CorePostTitle: choose("", "The Fixed Title")},
@@ -250,14 +250,14 @@ func TestFieldConfigPrecedence(t *testing.T) {
 		require.Equal(t, strconv.FormatInt(tmpl.ID, 10), p.Meta[contentgen.TemplateKey])
 		hm := f.historyMeta(t, p.ID)
 		require.Equal(t, "Shop books", hm["template_name"])
-		pm, err := f.gen.PostMeta(ctx, p.ID)
+		_, templateID, err := f.gen.PostOrigin(ctx, p.ID)
 		require.NoError(t, err)
-		require.Equal(t, tmpl.ID, pm.TemplateID)
+		require.Equal(t, tmpl.ID, templateID)
 	}
 
 	// Without inline configuration the template's choice holds; as the
 	// default template it applies without template_id.
-	_, err = f.gen.SetDefaultTemplate(ctx, tmpl.ID)
+	_, err = f.gen.Templates().SetDefault(ctx, tmpl.ID)
 	require.NoError(t, err)
 	_, posts = f.generate(t, books(3))
 	for _, p := range posts {
@@ -303,7 +303,7 @@ func TestCreateOptions(t *testing.T) {
 		},
 		CoreFields: map[string]templates.FieldSetting{
 			templates.CorePostContent: {Mode: templates.ModeCreate, Create: &templates.CreateOptions{
-				ParagraphCountMin: 2, ParagraphCountMax: 2, IncludeHTML: contentgen.Ptr(true), HTMLOptions: &templates.HTMLOptions{Lists: true},
+				ParagraphCountMin: 2, ParagraphCountMax: 2, IncludeHTML: new(true), HTMLOptions: &templates.HTMLOptions{Lists: true},
 			}},
 			templates.CorePostExcerpt: {Mode: templates.ModeNone},
 		},
@@ -340,7 +340,7 @@ func TestRequiredFieldsNeverEmpty(t *testing.T) {
 		CoreFields: map[string]templates.FieldSetting{templates.CorePostTitle: {Mode: templates.ModeNone}},
 	}
 	res, posts := f.generate(t, req)
-	require.Equal(t, 5, res.AutoCreated.RelatedPosts, "a required relational field still needs targets under mode none")
+	require.Equal(t, 5, relatedTotal(res), "a required relational field still needs targets under mode none")
 	for _, p := range posts {
 		require.NotEmpty(t, p.Meta["isbn"], "a required field is filled even under mode none")
 		require.NotEmpty(t, p.Meta["publisher"])
@@ -354,45 +354,45 @@ func TestRelatedPostsCountsAndOptions(t *testing.T) {
 	ctx := context.Background()
 	f := newFieldFixture(t, 17, nil)
 	res, _ := f.generate(t, books(3))
-	require.Equal(t, 5, res.AutoCreated.RelatedPosts)
+	require.Equal(t, 5, relatedTotal(res))
 
 	// Enough publishers exist now: none are created.
 	res, _ = f.generate(t, books(3))
-	require.Zero(t, res.AutoCreated.RelatedPosts)
-	require.Empty(t, res.AutoCreated.RelatedPerCPT)
+	require.Zero(t, relatedTotal(res))
+	require.Empty(t, res.RelatedPosts)
 
 	// related_cpt_options overrides the count, or turns creation off.
 	req := books(2)
-	req.RelatedCPTOptions = map[string]contentgen.RelatedCPTOption{"publisher": {Count: contentgen.Ptr(2)}}
+	req.RelatedPosts = map[string]contentgen.RelatedPostsOption{"publisher": {Count: new(2)}}
 	res, _ = f.generate(t, req)
-	require.Equal(t, map[string]int{"publisher": 2}, res.AutoCreated.RelatedPerCPT)
+	require.Equal(t, map[string]int{"publisher": 2}, res.RelatedPosts)
 
 	g := newFieldFixture(t, 17, nil)
-	req.RelatedCPTOptions = map[string]contentgen.RelatedCPTOption{"publisher": {Enabled: contentgen.Ptr(false)}}
+	req.RelatedPosts = map[string]contentgen.RelatedPostsOption{"publisher": {Enabled: new(false)}}
 	res, posts := g.generate(t, req)
-	require.Zero(t, res.AutoCreated.RelatedPosts)
+	require.Zero(t, relatedTotal(res))
 	require.Contains(t, strings.Join(res.Warnings, "\n"), "publisher", "the required field without targets is reported")
 	for _, p := range posts {
 		require.NotContains(t, p.Meta, "publisher")
 	}
 
 	// A template for related posts must belong to their post type.
-	tmpl, err := g.gen.CreateTemplate(ctx, templates.Input{Name: "B", PostType: memhost.DemoBookType})
+	tmpl, err := g.gen.Templates().Create(ctx, templates.Input{Name: "B", PostType: memhost.DemoBookType})
 	require.NoError(t, err)
-	req.RelatedCPTOptions = map[string]contentgen.RelatedCPTOption{"publisher": {TemplateID: tmpl.ID}}
+	req.RelatedPosts = map[string]contentgen.RelatedPostsOption{"publisher": {TemplateID: tmpl.ID}}
 	_, err = g.gen.GeneratePosts(ctx, req)
 	require.ErrorIs(t, err, contentgen.ErrInvalidParameter)
-	req.RelatedCPTOptions = map[string]contentgen.RelatedCPTOption{"publisher": {Count: contentgen.Ptr(-1)}}
+	req.RelatedPosts = map[string]contentgen.RelatedPostsOption{"publisher": {Count: new(-1)}}
 	_, err = g.gen.GeneratePosts(ctx, req)
 	require.ErrorIs(t, err, contentgen.ErrInvalidParameter)
 
 	// Related posts made with a template carry its id and name.
-	pubTmpl, err := g.gen.CreateTemplate(ctx, templates.Input{Name: "Publisher starter", PostType: "publisher",
+	pubTmpl, err := g.gen.Templates().Create(ctx, templates.Input{Name: "Publisher starter", PostType: "publisher",
 		FieldConfig: templates.FieldConfig{CoreFields: map[string]templates.FieldSetting{templates.CorePostTitle: choose("", "Acme Press")}}})
 	require.NoError(t, err)
-	req.RelatedCPTOptions = map[string]contentgen.RelatedCPTOption{"publisher": {Count: contentgen.Ptr(1), TemplateID: pubTmpl.ID}}
+	req.RelatedPosts = map[string]contentgen.RelatedPostsOption{"publisher": {Count: new(1), TemplateID: pubTmpl.ID}}
 	res, _ = g.generate(t, req)
-	require.Equal(t, 1, res.AutoCreated.RelatedPosts)
+	require.Equal(t, 1, relatedTotal(res))
 	made, err := g.host.Posts(ctx, contentgen.PostQuery{Types: []string{"publisher"}, MetaKey: contentgen.TemplateKey})
 	require.NoError(t, err)
 	require.Len(t, made, 1)
@@ -406,7 +406,7 @@ func TestRelatedPostsTrackedAndDeleted(t *testing.T) {
 	handMade, err := f.host.CreatePosts(ctx, []contentgen.Post{{Type: "publisher", Status: contentgen.StatusPublish, Title: "Hand-made Press"}})
 	require.NoError(t, err)
 	res, _ := f.generate(t, books(4))
-	require.Equal(t, 4, res.AutoCreated.RelatedPosts, "five wanted, one exists")
+	require.Equal(t, 4, relatedTotal(res), "five wanted, one exists")
 
 	related, _, err := f.hist.List(ctx, history.Filter{ContentType: "post", ContentSubtypes: []string{"publisher"}})
 	require.NoError(t, err)
@@ -419,15 +419,15 @@ func TestRelatedPostsTrackedAndDeleted(t *testing.T) {
 	// Without delete_related_cpts the related posts stay.
 	del, err := f.gen.DeletePosts(ctx, contentgen.DeletePostsRequest{PostType: memhost.DemoBookType})
 	require.NoError(t, err)
-	require.Equal(t, 4, del.DeletedCount)
+	require.Equal(t, 4, del.Posts)
 	left, err := f.host.Posts(ctx, contentgen.PostQuery{Types: []string{"publisher"}})
 	require.NoError(t, err)
 	require.Len(t, left, 5)
 
 	_, _ = f.generate(t, books(2))
-	del, err = f.gen.DeletePosts(ctx, contentgen.DeletePostsRequest{PostType: memhost.DemoBookType, DeleteRelatedCPTs: true})
+	del, err = f.gen.DeletePosts(ctx, contentgen.DeletePostsRequest{PostType: memhost.DemoBookType, DeleteRelatedPosts: true})
 	require.NoError(t, err)
-	require.Equal(t, map[string]int{"publisher": 4}, del.DeletedRelatedCPTs)
+	require.Equal(t, map[string]int{"publisher": 4}, del.RelatedPosts)
 	left, err = f.host.Posts(ctx, contentgen.PostQuery{Types: []string{"publisher"}})
 	require.NoError(t, err)
 	require.Len(t, left, 1)
@@ -447,8 +447,8 @@ func TestTaxonomyConfigModes(t *testing.T) {
 	genre := memhost.DemoGenreTaxonomy
 
 	req := books(8)
-	req.PopulateCustomFields = contentgen.Ptr(false)
-	req.TaxonomyConfig = templates.TaxonomyConfig{genre: {Mode: templates.ModeChoose, TermIDs: existing[:2], CountMin: contentgen.Ptr(1), CountMax: contentgen.Ptr(2)}}
+	req.PopulateCustomFields = new(false)
+	req.TaxonomyConfig = templates.TaxonomyConfig{genre: {Mode: templates.ModeChoose, TermIDs: existing[:2], CountMin: new(1), CountMax: new(2)}}
 	_, posts := f.generate(t, req)
 	for _, p := range posts {
 		n := len(p.Terms[genre])
@@ -456,9 +456,9 @@ func TestTaxonomyConfigModes(t *testing.T) {
 		require.Subset(t, existing[:2], p.Terms[genre], "choose draws from the pool only")
 	}
 
-	req.TaxonomyConfig = templates.TaxonomyConfig{genre: {Mode: templates.ModeCreate, CountMin: contentgen.Ptr(2), CountMax: contentgen.Ptr(2)}}
+	req.TaxonomyConfig = templates.TaxonomyConfig{genre: {Mode: templates.ModeCreate, CountMin: new(2), CountMax: new(2)}}
 	res, posts := f.generate(t, req)
-	require.Positive(t, res.AutoCreated.Terms[genre])
+	require.Positive(t, res.Terms[genre])
 	for _, p := range posts {
 		require.Len(t, p.Terms[genre], 2)
 		for _, id := range p.Terms[genre] {
@@ -466,7 +466,7 @@ func TestTaxonomyConfigModes(t *testing.T) {
 		}
 	}
 
-	req.TaxonomyConfig = templates.TaxonomyConfig{genre: {Mode: templates.ModeCreate, CountMin: contentgen.Ptr(3), CountMax: contentgen.Ptr(3), UseExisting: true}}
+	req.TaxonomyConfig = templates.TaxonomyConfig{genre: {Mode: templates.ModeCreate, CountMin: new(3), CountMax: new(3), UseExisting: true}}
 	_, posts = f.generate(t, req)
 	mixed := false
 	for _, p := range posts {
@@ -484,7 +484,7 @@ func TestTaxonomyConfigModes(t *testing.T) {
 
 	// A template naming a term deleted since still generates, with a
 	// warning.
-	tmpl, err := f.gen.CreateTemplate(ctx, templates.Input{Name: "Picked genres", PostType: memhost.DemoBookType,
+	tmpl, err := f.gen.Templates().Create(ctx, templates.Input{Name: "Picked genres", PostType: memhost.DemoBookType,
 		TaxonomyConfig: templates.TaxonomyConfig{genre: {Mode: templates.ModeChoose, TermIDs: existing}}})
 	require.NoError(t, err)
 	require.NoError(t, f.host.DeleteTerms(ctx, existing[:1]))
@@ -523,9 +523,9 @@ func TestFieldConfigValidation(t *testing.T) {
 			require.Equal(t, c.param, ce.Param)
 		})
 	}
-	page, err := f.gen.History(context.Background(), contentgen.HistoryQuery{})
+	_, total, err := f.gen.History(context.Background(), contentgen.HistoryQuery{})
 	require.NoError(t, err)
-	require.Zero(t, page.Total, "invalid requests write nothing")
+	require.Zero(t, total, "invalid requests write nothing")
 }
 
 func TestAIDetection(t *testing.T) {
@@ -535,7 +535,7 @@ func TestAIDetection(t *testing.T) {
 	// A detector answering for the field offline detection cannot place.
 	det := &fakeDetector{answer: map[string]string{"xq_value": templates.SemEmail}}
 	f := newFieldFixture(t, 29, det)
-	_, err := f.gen.UpdateAISettings(ctx, contentgen.AISettingsPatch{Enabled: contentgen.Ptr(true)})
+	_, err := f.gen.Settings().Update(ctx, contentgen.SettingsPatch{AIEnabled: new(true)})
 	require.NoError(t, err)
 	res, posts := f.generate(t, books(2))
 	require.Empty(t, res.Warnings)
@@ -546,16 +546,16 @@ func TestAIDetection(t *testing.T) {
 	require.Len(t, det.asked, 1)
 	require.Len(t, det.asked[0], 1, "only fields offline detection cannot place are asked about")
 	require.Equal(t, "xq_value", det.asked[0][0].Name)
-	info, err := f.gen.CustomFields(ctx, memhost.DemoBookType)
+	_, fields, err := f.gen.Templates().Fields(ctx, memhost.DemoBookType)
 	require.NoError(t, err)
-	for _, fl := range info.Fields {
+	for _, fl := range fields {
 		if fl.Name == "xq_value" {
 			require.Equal(t, templates.SemEmail, fl.DetectedType)
 		}
 	}
 	_, _ = f.generate(t, books(1))
 	require.Len(t, det.asked, 1, "answers are cached")
-	n, err := f.gen.ClearDetections(ctx, memhost.DemoBookType)
+	n, err := f.gen.Templates().ClearDetections(ctx, memhost.DemoBookType)
 	require.NoError(t, err)
 	require.Positive(t, n)
 	_, _ = f.generate(t, books(1))
@@ -564,7 +564,7 @@ func TestAIDetection(t *testing.T) {
 	// Answers that are unknown or do not fit the field are ignored.
 	odd := &fakeDetector{answer: map[string]string{"xq_value": "banana"}}
 	g := newFieldFixture(t, 29, odd)
-	_, err = g.gen.UpdateAISettings(ctx, contentgen.AISettingsPatch{Enabled: contentgen.Ptr(true)})
+	_, err = g.gen.Settings().Update(ctx, contentgen.SettingsPatch{AIEnabled: new(true)})
 	require.NoError(t, err)
 	_, posts = g.generate(t, books(1))
 	require.NotContains(t, posts[0].Meta["xq_value"], "@")
@@ -572,10 +572,10 @@ func TestAIDetection(t *testing.T) {
 	// A failing detector is a warning, never a failed run.
 	bad := &fakeDetector{err: errors.New("provider exploded")}
 	h := newFieldFixture(t, 29, bad)
-	_, err = h.gen.UpdateAISettings(ctx, contentgen.AISettingsPatch{Enabled: contentgen.Ptr(true)})
+	_, err = h.gen.Settings().Update(ctx, contentgen.SettingsPatch{AIEnabled: new(true)})
 	require.NoError(t, err)
 	res, posts = h.generate(t, books(2))
-	require.Equal(t, 2, res.Count)
+	require.Equal(t, 2, len(res.IDs))
 	require.Contains(t, strings.Join(res.Warnings, "\n"), "AI field detection failed")
 	require.NotContains(t, strings.Join(res.Warnings, "\n"), "exploded", "causes are not shown to clients")
 	require.NotEmpty(t, posts[0].Meta["xq_value"])
@@ -591,61 +591,57 @@ func TestStaleTemplatesAndSync(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	f := newFieldFixture(t, 31, nil)
-	tmpl, err := f.gen.CreateTemplate(ctx, templates.Input{Name: "Books", PostType: memhost.DemoBookType})
+	tmpl, err := f.gen.Templates().Create(ctx, templates.Input{Name: "Books", PostType: memhost.DemoBookType})
 	require.NoError(t, err)
-	stale, err := f.gen.StaleTemplates(ctx)
+	st, err := f.gen.Templates().Sync(ctx)
 	require.NoError(t, err)
-	require.Empty(t, stale)
-	st, err := f.gen.SyncStatus(ctx)
+	require.Empty(t, st.Stale)
 	require.NoError(t, err)
 	require.True(t, st.InSync)
 
 	f.adapter.set(append(bookFields(), templates.Field{Key: "field_weight", Name: "weight", Label: "Weight", Type: templates.TypeNumber}))
-	stale, err = f.gen.StaleTemplates(ctx)
+	st, err = f.gen.Templates().Sync(ctx)
 	require.NoError(t, err)
-	require.Len(t, stale, 1)
-	require.Equal(t, tmpl.ID, stale[0].ID)
-	require.Equal(t, []string{"weight"}, stale[0].AddedFields)
-	st, err = f.gen.SyncStatus(ctx)
+	require.Len(t, st.Stale, 1)
+	require.Equal(t, tmpl.ID, st.Stale[0].ID)
+	require.Equal(t, []string{"weight"}, st.Stale[0].AddedFields)
 	require.NoError(t, err)
 	require.False(t, st.InSync)
 	require.True(t, st.HasUnseenChanges)
-	st, err = f.gen.MarkSyncSeen(ctx)
+	st, err = f.gen.Templates().MarkSeen(ctx)
 	require.NoError(t, err)
 	require.False(t, st.HasUnseenChanges)
 	require.Equal(t, 1, st.StaleCount, "acknowledging does not resync templates")
 
 	// Saving the template records the new fields.
-	_, err = f.gen.UpdateTemplate(ctx, tmpl.ID, templates.Patch{Description: contentgen.Ptr("resynced")})
+	_, err = f.gen.Templates().Update(ctx, tmpl.ID, templates.Patch{Description: new("resynced")})
 	require.NoError(t, err)
-	stale, err = f.gen.StaleTemplates(ctx)
+	st, err = f.gen.Templates().Sync(ctx)
 	require.NoError(t, err)
-	require.Empty(t, stale)
+	require.Empty(t, st.Stale)
 }
 
 func TestTemplateOperationErrors(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	f := newFieldFixture(t, 37, nil)
-	_, err := f.gen.CreateTemplate(ctx, templates.Input{PostType: memhost.DemoBookType})
+	_, err := f.gen.Templates().Create(ctx, templates.Input{PostType: memhost.DemoBookType})
 	requireParam(t, err, contentgen.ErrInvalidParameter, "name")
-	_, err = f.gen.CreateTemplate(ctx, templates.Input{Name: "x"})
+	_, err = f.gen.Templates().Create(ctx, templates.Input{Name: "x"})
 	requireParam(t, err, contentgen.ErrInvalidParameter, "post_type")
-	_, err = f.gen.CreateTemplate(ctx, templates.Input{Name: "x", PostType: "spaceship"})
+	_, err = f.gen.Templates().Create(ctx, templates.Input{Name: "x", PostType: "spaceship"})
 	requireParam(t, err, contentgen.ErrInvalidPostType, "post_type")
-	_, err = f.gen.CreateTemplate(ctx, templates.Input{Name: "x", PostType: memhost.DemoBookType,
+	_, err = f.gen.Templates().Create(ctx, templates.Input{Name: "x", PostType: memhost.DemoBookType,
 		TaxonomyConfig: templates.TaxonomyConfig{"category": {Mode: templates.ModeNone}}})
 	requireParam(t, err, contentgen.ErrInvalidParameter, "taxonomy_config.category")
-	tmpl, err := f.gen.CreateTemplate(ctx, templates.Input{Name: "x", PostType: memhost.DemoBookType})
+	tmpl, err := f.gen.Templates().Create(ctx, templates.Input{Name: "x", PostType: memhost.DemoBookType})
 	require.NoError(t, err)
-	_, err = f.gen.UpdateTemplate(ctx, tmpl.ID, templates.Patch{PostType: contentgen.Ptr("post")})
+	_, err = f.gen.Templates().Update(ctx, tmpl.ID, templates.Patch{PostType: new("post")})
 	requireParam(t, err, contentgen.ErrInvalidParameter, "post_type")
-	_, err = f.gen.Template(ctx, tmpl.ID+100)
+	_, err = f.gen.Templates().Get(ctx, tmpl.ID+100)
 	requireParam(t, err, contentgen.ErrNotFound, "id")
-	_, err = f.gen.DeleteTemplate(ctx, tmpl.ID, tmpl.ID+100)
+	_, err = f.gen.Templates().Delete(ctx, tmpl.ID, tmpl.ID+100)
 	requireParam(t, err, contentgen.ErrInvalidParameter, "new_default_id")
-	_, err = f.gen.FieldSchema("hologram")
-	requireParam(t, err, contentgen.ErrInvalidParameter, "field_type")
 }
 
 func requireParam(t *testing.T, err, want error, param string) {
@@ -658,3 +654,12 @@ func requireParam(t *testing.T, err, want error, param string) {
 
 // Keep the fixture's clock in use for dates relative to now.
 var _ = time.Second
+
+// relatedTotal is the number of related posts a run created.
+func relatedTotal(res *contentgen.PostsResult) int {
+	n := 0
+	for _, v := range res.RelatedPosts {
+		n += v
+	}
+	return n
+}

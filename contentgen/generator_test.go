@@ -38,14 +38,14 @@ func newFixture(t testing.TB, seed int64) *fixture {
 
 func (f *fixture) posts(t testing.TB, ids []int64) []contentgen.Post {
 	t.Helper()
-	posts, err := f.host.Posts(context.Background(), contentgen.PostQuery{IDs: ids})
+	posts, err := f.host.Posts(context.Background(), contentgen.PostQuery{IDs: contentgen.OnlyIDs(ids...)})
 	require.NoError(t, err)
 	require.Len(t, posts, len(ids))
 	return posts
 }
 
 func noImages(r contentgen.PostsRequest) contentgen.PostsRequest {
-	r.SetFeaturedImage = contentgen.Ptr(false)
+	r.SetFeaturedImage = new(false)
 	return r
 }
 
@@ -59,14 +59,14 @@ func TestPostsValidation(t *testing.T) {
 	}{
 		{"unknown type", contentgen.PostsRequest{PostType: "nope"}, contentgen.ErrInvalidPostType, "post_type"},
 		{"internal type", contentgen.PostsRequest{PostType: "attachment"}, contentgen.ErrInvalidPostType, "post_type"},
-		{"count 0", contentgen.PostsRequest{Count: contentgen.Ptr(0)}, contentgen.ErrInvalidCount, "count"},
-		{"count 501", contentgen.PostsRequest{Count: contentgen.Ptr(501)}, contentgen.ErrInvalidCount, "count"},
+		{"count 0", contentgen.PostsRequest{Count: new(0)}, contentgen.ErrInvalidCount, "count"},
+		{"count 501", contentgen.PostsRequest{Count: new(501)}, contentgen.ErrInvalidCount, "count"},
 		{"status", contentgen.PostsRequest{PostStatus: "archived"}, contentgen.ErrInvalidParameter, "post_status"},
 		{"provider", contentgen.PostsRequest{ImageProvider: "elsewhere"}, contentgen.ErrInvalidParameter, "image_provider"},
 		{"category", contentgen.PostsRequest{ImageCategory: "cars"}, contentgen.ErrInvalidParameter, "image_category"},
-		{"width", contentgen.PostsRequest{ImageWidth: contentgen.Ptr(4001)}, contentgen.ErrInvalidParameter, "image_width"},
-		{"height", contentgen.PostsRequest{ImageHeight: contentgen.Ptr(99)}, contentgen.ErrInvalidParameter, "image_height"},
-		{"reply probability", contentgen.PostsRequest{CommentReplyProbability: contentgen.Ptr(101)}, contentgen.ErrInvalidParameter, "comment_reply_probability"},
+		{"width", contentgen.PostsRequest{ImageWidth: new(4001)}, contentgen.ErrInvalidParameter, "image_width"},
+		{"height", contentgen.PostsRequest{ImageHeight: new(99)}, contentgen.ErrInvalidParameter, "image_height"},
+		{"reply probability", contentgen.PostsRequest{CommentReplyProbability: new(101)}, contentgen.ErrInvalidParameter, "comment_reply_probability"},
 		{"profile", contentgen.PostsRequest{VariationProfile: "full"}, contentgen.ErrInvalidParameter, "variation_profile"},
 		{"scope", contentgen.PostsRequest{DeleteScope: "some"}, contentgen.ErrInvalidParameter, "delete_scope"},
 		{"locale", contentgen.PostsRequest{Locale: "tlh"}, contentgen.ErrInvalidParameter, "locale"},
@@ -94,10 +94,9 @@ func TestPostsDefaults(t *testing.T) {
 	f := newFixture(t, 2)
 	res, err := f.gen.GeneratePosts(context.Background(), noImages(contentgen.PostsRequest{}))
 	require.NoError(t, err)
-	require.True(t, res.Success)
-	require.Equal(t, 5, res.Count, "default count is 5")
+	require.Equal(t, 5, len(res.IDs), "default count is 5")
 	require.Len(t, res.IDs, 5)
-	require.Equal(t, 5, res.VariationStats.WithoutFeaturedImage)
+	require.Equal(t, 5, res.WithoutFeaturedImage)
 	for _, p := range f.posts(t, res.IDs) {
 		require.Equal(t, "post", p.Type)
 		require.Equal(t, contentgen.StatusPublish, p.Status)
@@ -118,7 +117,7 @@ func TestPostStatuses(t *testing.T) {
 		t.Run(status, func(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t, 3)
-			res, err := f.gen.GeneratePosts(context.Background(), noImages(contentgen.PostsRequest{Count: contentgen.Ptr(10), PostStatus: status}))
+			res, err := f.gen.GeneratePosts(context.Background(), noImages(contentgen.PostsRequest{Count: new(10), PostStatus: status}))
 			require.NoError(t, err)
 			for _, p := range f.posts(t, res.IDs) {
 				require.Equal(t, status, p.Status)
@@ -133,7 +132,7 @@ func TestPostStatuses(t *testing.T) {
 	t.Run("random", func(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t, 4)
-		res, err := f.gen.GeneratePosts(context.Background(), noImages(contentgen.PostsRequest{Count: contentgen.Ptr(100), PostStatus: "random"}))
+		res, err := f.gen.GeneratePosts(context.Background(), noImages(contentgen.PostsRequest{Count: new(100), PostStatus: "random"}))
 		require.NoError(t, err)
 		seen := map[string]int{}
 		for _, p := range f.posts(t, res.IDs) {
@@ -146,7 +145,7 @@ func TestPostStatuses(t *testing.T) {
 func TestContentLooksReal(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, 5)
-	res, err := f.gen.GeneratePosts(context.Background(), noImages(contentgen.PostsRequest{Count: contentgen.Ptr(30), EnableVariation: contentgen.Ptr(false)}))
+	res, err := f.gen.GeneratePosts(context.Background(), noImages(contentgen.PostsRequest{Count: new(30), EnableVariation: new(false)}))
 	require.NoError(t, err)
 	var headings, lists int
 	for _, p := range f.posts(t, res.IDs) {
@@ -167,7 +166,7 @@ func TestVariationProfiles(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, 6)
 	res, err := f.gen.GeneratePosts(context.Background(), noImages(contentgen.PostsRequest{
-		Count: contentgen.Ptr(40), EnableVariation: contentgen.Ptr(true), VariationProfile: "minimal",
+		Count: new(40), EnableVariation: new(true), VariationProfile: "minimal",
 	}))
 	require.NoError(t, err)
 	for _, p := range f.posts(t, res.IDs) {
@@ -179,7 +178,7 @@ func TestVariationProfiles(t *testing.T) {
 	}
 
 	res, err = f.gen.GeneratePosts(context.Background(), noImages(contentgen.PostsRequest{
-		Count: contentgen.Ptr(100), EnableVariation: contentgen.Ptr(true), VariationProfile: "partial",
+		Count: new(100), EnableVariation: new(true), VariationProfile: "partial",
 	}))
 	require.NoError(t, err)
 	excerpts := 0
@@ -196,7 +195,7 @@ func TestDeterministicWithSeed(t *testing.T) {
 	run := func() []contentgen.Post {
 		f := newFixture(t, 99)
 		res, err := f.gen.GeneratePosts(context.Background(), noImages(contentgen.PostsRequest{
-			Count: contentgen.Ptr(8), PostStatus: "random", AutoComments: true, Seed: contentgen.Ptr(int64(1234)),
+			Count: new(8), PostStatus: "random", AutoComments: true, Seed: new(int64(1234)),
 		}))
 		require.NoError(t, err)
 		return f.posts(t, res.IDs)
@@ -205,7 +204,7 @@ func TestDeterministicWithSeed(t *testing.T) {
 	require.Equal(t, a, b, "same seed, same host state: same posts")
 
 	f := newFixture(t, 99)
-	res, err := f.gen.GeneratePosts(context.Background(), noImages(contentgen.PostsRequest{Count: contentgen.Ptr(8), Seed: contentgen.Ptr(int64(4321))}))
+	res, err := f.gen.GeneratePosts(context.Background(), noImages(contentgen.PostsRequest{Count: new(8), Seed: new(int64(4321))}))
 	require.NoError(t, err)
 	c := f.posts(t, res.IDs)
 	require.NotEqual(t, a[0].Title, c[0].Title, "another seed gives other content")
@@ -214,30 +213,30 @@ func TestDeterministicWithSeed(t *testing.T) {
 func TestAuthorsCreatedWhenFew(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, 7)
-	res, err := f.gen.GeneratePosts(context.Background(), noImages(contentgen.PostsRequest{Count: contentgen.Ptr(3)}))
+	res, err := f.gen.GeneratePosts(context.Background(), noImages(contentgen.PostsRequest{Count: new(3)}))
 	require.NoError(t, err)
-	require.Equal(t, 2, res.AutoCreated.Authors, "the demo site has one publishing user; two more make three")
+	require.Equal(t, 2, res.Authors, "the demo site has one publishing user; two more make three")
 	users, err := f.host.Users(context.Background(), contentgen.UserQuery{MetaKey: contentgen.MarkerKey, MetaValue: "1"})
 	require.NoError(t, err)
 	require.Len(t, users, 2)
 	for _, u := range users {
 		require.NotContains(t, u.Roles, "administrator")
 	}
-	res, err = f.gen.GeneratePosts(context.Background(), noImages(contentgen.PostsRequest{Count: contentgen.Ptr(3)}))
+	res, err = f.gen.GeneratePosts(context.Background(), noImages(contentgen.PostsRequest{Count: new(3)}))
 	require.NoError(t, err)
-	require.Zero(t, res.AutoCreated.Authors, "enough authors now")
+	require.Zero(t, res.Authors, "enough authors now")
 }
 
 func TestAutoTaxonomiesTracked(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, 8)
-	res, err := f.gen.GeneratePosts(context.Background(), noImages(contentgen.PostsRequest{Count: contentgen.Ptr(10)}))
+	res, err := f.gen.GeneratePosts(context.Background(), noImages(contentgen.PostsRequest{Count: new(10)}))
 	require.NoError(t, err)
-	require.Positive(t, res.AutoCreated.Terms["post_tag"], "new tags are created: %v", res.AutoCreated.Terms)
+	require.Positive(t, res.Terms["post_tag"], "new tags are created: %v", res.Terms)
 	terms, err := f.host.Terms(context.Background(), contentgen.TermQuery{MetaKey: contentgen.MarkerKey, MetaValue: "1"})
 	require.NoError(t, err)
 	total := 0
-	for _, n := range res.AutoCreated.Terms {
+	for _, n := range res.Terms {
 		total += n
 	}
 	require.Len(t, terms, total, "every created term carries the marker")
@@ -259,8 +258,8 @@ func TestTermsHierarchy(t *testing.T) {
 			Taxonomy: "category", GenerateHierarchy: true, Depth: &c.depth, Breadth: &c.breadth,
 		})
 		require.NoError(t, err)
-		require.Equal(t, c.want, res.Count, "depth %d breadth %d", c.depth, c.breadth)
-		terms, err := f.host.Terms(context.Background(), contentgen.TermQuery{IDs: res.IDs})
+		require.Equal(t, c.want, len(res.IDs), "depth %d breadth %d", c.depth, c.breadth)
+		terms, err := f.host.Terms(context.Background(), contentgen.TermQuery{IDs: contentgen.OnlyIDs(res.IDs...)})
 		require.NoError(t, err)
 		children := map[int64]int{}
 		byID := map[int64]contentgen.Term{}
@@ -279,10 +278,10 @@ func TestTermsHierarchy(t *testing.T) {
 	}
 
 	f := newFixture(t, 10)
-	res, err := f.gen.GenerateTerms(context.Background(), contentgen.TermsRequest{Taxonomy: "post_tag", GenerateHierarchy: true, Count: contentgen.Ptr(7)})
+	res, err := f.gen.GenerateTerms(context.Background(), contentgen.TermsRequest{Taxonomy: "post_tag", GenerateHierarchy: true, Count: new(7)})
 	require.NoError(t, err)
-	require.Equal(t, 7, res.Count, "flat taxonomies ignore generate_hierarchy")
-	terms, err := f.host.Terms(context.Background(), contentgen.TermQuery{IDs: res.IDs})
+	require.Equal(t, 7, len(res.IDs), "flat taxonomies ignore generate_hierarchy")
+	terms, err := f.host.Terms(context.Background(), contentgen.TermQuery{IDs: contentgen.OnlyIDs(res.IDs...)})
 	require.NoError(t, err)
 	names := map[string]bool{}
 	for _, tm := range terms {
@@ -291,18 +290,18 @@ func TestTermsHierarchy(t *testing.T) {
 		names[tm.Name] = true
 	}
 
-	res, err = f.gen.GenerateTerms(context.Background(), contentgen.TermsRequest{Taxonomy: "post_tag", Count: contentgen.Ptr(2), DeleteExisting: true})
+	res, err = f.gen.GenerateTerms(context.Background(), contentgen.TermsRequest{Taxonomy: "post_tag", Count: new(2), DeleteExisting: true})
 	require.NoError(t, err)
-	require.Equal(t, 7, res.DeletedCount)
+	require.Equal(t, 7, res.Deleted)
 }
 
 func TestUsersRoles(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, 11)
 	ctx := context.Background()
-	res, err := f.gen.GenerateUsers(ctx, contentgen.UsersRequest{Count: contentgen.Ptr(100)})
+	res, err := f.gen.GenerateUsers(ctx, contentgen.UsersRequest{Count: new(100)})
 	require.NoError(t, err)
-	users, err := f.host.Users(ctx, contentgen.UserQuery{IDs: res.IDs})
+	users, err := f.host.Users(ctx, contentgen.UserQuery{IDs: contentgen.OnlyIDs(res.IDs...)})
 	require.NoError(t, err)
 	emails := map[string]bool{}
 	roles := map[string]int{}
@@ -322,17 +321,17 @@ func TestUsersRoles(t *testing.T) {
 	require.Zero(t, roles["administrator"], "administrator only when requested")
 	require.Len(t, roles, 3, "default allowed roles: %v", roles)
 
-	res, err = f.gen.GenerateUsers(ctx, contentgen.UsersRequest{Count: contentgen.Ptr(3), Role: "administrator"})
+	res, err = f.gen.GenerateUsers(ctx, contentgen.UsersRequest{Count: new(3), Role: "administrator"})
 	require.NoError(t, err)
-	users, err = f.host.Users(ctx, contentgen.UserQuery{IDs: res.IDs})
+	users, err = f.host.Users(ctx, contentgen.UserQuery{IDs: contentgen.OnlyIDs(res.IDs...)})
 	require.NoError(t, err)
 	for _, u := range users {
 		require.Equal(t, []string{"administrator"}, u.Roles)
 	}
 
-	res, err = f.gen.GenerateUsers(ctx, contentgen.UsersRequest{Count: contentgen.Ptr(20), AllowedRoles: []string{"editor", "subscriber"}})
+	res, err = f.gen.GenerateUsers(ctx, contentgen.UsersRequest{Count: new(20), AllowedRoles: []string{"editor", "subscriber"}})
 	require.NoError(t, err)
-	users, err = f.host.Users(ctx, contentgen.UserQuery{IDs: res.IDs})
+	users, err = f.host.Users(ctx, contentgen.UserQuery{IDs: contentgen.OnlyIDs(res.IDs...)})
 	require.NoError(t, err)
 	for _, u := range users {
 		require.Contains(t, []string{"editor", "subscriber"}, u.Roles[0])
@@ -343,17 +342,17 @@ func TestCommentsPercentagesAndThreading(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, 12)
 	ctx := context.Background()
-	posts, err := f.gen.GeneratePosts(ctx, noImages(contentgen.PostsRequest{Count: contentgen.Ptr(40), AutoTaxonomies: contentgen.Ptr(false)}))
+	posts, err := f.gen.GeneratePosts(ctx, noImages(contentgen.PostsRequest{Count: new(40), AutoTaxonomies: new(false)}))
 	require.NoError(t, err)
 	res, err := f.gen.GenerateComments(ctx, contentgen.CommentsRequest{
 		PostIDs:            posts.IDs,
-		CommentsPerPostMin: contentgen.Ptr(20), CommentsPerPostMax: contentgen.Ptr(30),
-		PendingPercentage: contentgen.Ptr(20), AnonymousPercentage: contentgen.Ptr(50), ReplyProbability: contentgen.Ptr(40),
+		CommentsPerPostMin: new(20), CommentsPerPostMax: new(30),
+		PendingPercentage: new(20), AnonymousPercentage: new(50), ReplyProbability: new(40),
 	})
 	require.NoError(t, err)
-	require.GreaterOrEqual(t, res.Count, 40*20)
-	require.LessOrEqual(t, res.Count, 40*30)
-	comments, err := f.host.Comments(ctx, contentgen.CommentQuery{IDs: res.IDs})
+	require.GreaterOrEqual(t, len(res.IDs), 40*20)
+	require.LessOrEqual(t, len(res.IDs), 40*30)
+	comments, err := f.host.Comments(ctx, contentgen.CommentQuery{IDs: contentgen.OnlyIDs(res.IDs...)})
 	require.NoError(t, err)
 	var pending, anon, replies int
 	byID := map[int64]contentgen.Comment{}
@@ -389,10 +388,10 @@ func TestCommentsPercentagesAndThreading(t *testing.T) {
 		require.LessOrEqual(t, depth, 5)
 	}
 
-	res, err = f.gen.GenerateComments(ctx, contentgen.CommentsRequest{PostIDs: posts.IDs[:1], EnableThreading: contentgen.Ptr(false), DeleteExisting: true})
+	res, err = f.gen.GenerateComments(ctx, contentgen.CommentsRequest{PostIDs: posts.IDs[:1], EnableThreading: new(false), DeleteExisting: true})
 	require.NoError(t, err)
-	require.Equal(t, len(comments), res.DeletedCount)
-	comments, err = f.host.Comments(ctx, contentgen.CommentQuery{IDs: res.IDs})
+	require.Equal(t, len(comments), res.Deleted)
+	comments, err = f.host.Comments(ctx, contentgen.CommentQuery{IDs: contentgen.OnlyIDs(res.IDs...)})
 	require.NoError(t, err)
 	for _, c := range comments {
 		require.Zero(t, c.ParentID, "no threading: no replies")
@@ -405,9 +404,9 @@ func TestDeletionKeepsHandMadeContent(t *testing.T) {
 	ctx := context.Background()
 	before, err := f.host.Posts(ctx, contentgen.PostQuery{})
 	require.NoError(t, err)
-	res, err := f.gen.GeneratePosts(ctx, noImages(contentgen.PostsRequest{Count: contentgen.Ptr(5)}))
+	res, err := f.gen.GeneratePosts(ctx, noImages(contentgen.PostsRequest{Count: new(5)}))
 	require.NoError(t, err)
-	require.Equal(t, 2, res.AutoCreated.Authors)
+	require.Equal(t, 2, res.Authors)
 
 	// A person writes a post under a generated author's name.
 	authors, err := f.host.Users(ctx, contentgen.UserQuery{MetaKey: contentgen.MarkerKey, MetaValue: "1"})
@@ -417,9 +416,9 @@ func TestDeletionKeepsHandMadeContent(t *testing.T) {
 
 	del, err := f.gen.DeletePosts(ctx, contentgen.DeletePostsRequest{PostType: "post", DeleteRelatedTerms: true, DeleteRelatedAuthors: true})
 	require.NoError(t, err)
-	require.Equal(t, 5, del.DeletedCount)
-	require.Equal(t, 2, del.DeletedStats.Authors)
-	require.Positive(t, del.DeletedStats.Terms)
+	require.Equal(t, 5, del.Posts)
+	require.Equal(t, 2, del.Users)
+	require.Positive(t, del.Terms)
 
 	after, err := f.host.Posts(ctx, contentgen.PostQuery{})
 	require.NoError(t, err)
@@ -452,7 +451,7 @@ func TestUntrackedContentIsRemoved(t *testing.T) {
 	require.NoError(t, err)
 	gen, err := contentgen.New(host, failingHistory{history.NewMemStore(nil)}, nil)
 	require.NoError(t, err)
-	_, err = gen.GeneratePosts(ctx, noImages(contentgen.PostsRequest{Count: contentgen.Ptr(5)}))
+	_, err = gen.GeneratePosts(ctx, noImages(contentgen.PostsRequest{Count: new(5)}))
 	require.ErrorIs(t, err, contentgen.ErrGenerationFailed)
 	after, err := host.Posts(ctx, contentgen.PostQuery{})
 	require.NoError(t, err)
@@ -466,20 +465,20 @@ func TestSettingsTakeEffect(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, 14)
 	ctx := context.Background()
-	_, err := f.gen.UpdateSettings(ctx, contentgen.SettingsPatch{HourlyRate: contentgen.Ptr(0.0)})
+	_, err := f.gen.Settings().Update(ctx, contentgen.SettingsPatch{HourlyRate: new(0.0)})
 	require.ErrorIs(t, err, contentgen.ErrInvalidParameter)
-	s, err := f.gen.UpdateSettings(ctx, contentgen.SettingsPatch{DefaultPostCount: contentgen.Ptr(2), DefaultTermCount: contentgen.Ptr(3), DefaultUserCount: contentgen.Ptr(4)})
+	s, err := f.gen.Settings().Update(ctx, contentgen.SettingsPatch{DefaultPostCount: new(2), DefaultTermCount: new(3), DefaultUserCount: new(4)})
 	require.NoError(t, err)
 	require.Equal(t, 75.0, s.HourlyRate, "omitted settings keep their value")
 	p, err := f.gen.GeneratePosts(ctx, noImages(contentgen.PostsRequest{}))
 	require.NoError(t, err)
-	require.Equal(t, 2, p.Count)
+	require.Equal(t, 2, len(p.IDs))
 	tr, err := f.gen.GenerateTerms(ctx, contentgen.TermsRequest{Taxonomy: "post_tag"})
 	require.NoError(t, err)
-	require.Equal(t, 3, tr.Count)
-	u, err := f.gen.GenerateUsers(ctx, contentgen.UsersRequest{GenerateAvatars: contentgen.Ptr(false)})
+	require.Equal(t, 3, len(tr.IDs))
+	u, err := f.gen.GenerateUsers(ctx, contentgen.UsersRequest{GenerateAvatars: new(false)})
 	require.NoError(t, err)
-	require.Equal(t, 4, u.Count)
+	require.Equal(t, 4, len(u.IDs))
 }
 
 func TestCanceledContextWritesNothing(t *testing.T) {
@@ -487,7 +486,7 @@ func TestCanceledContextWritesNothing(t *testing.T) {
 	f := newFixture(t, 15)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := f.gen.GeneratePosts(ctx, noImages(contentgen.PostsRequest{Count: contentgen.Ptr(20)}))
+	_, err := f.gen.GeneratePosts(ctx, noImages(contentgen.PostsRequest{Count: new(20)}))
 	require.ErrorIs(t, err, context.Canceled)
 	_, total, err := f.hist.List(context.Background(), history.Filter{})
 	require.NoError(t, err)

@@ -9,85 +9,59 @@ import (
 	"github.com/contentgen/contentgen/history"
 )
 
-// HistoryQuery selects history entries for Generator.History.
+// HistoryQuery selects history entries.
 type HistoryQuery struct {
-	// Type is post, term, user, comment or media; empty means all.
-	Type string
-	// Limit defaults to 50 when nil; it must be at least 1.
+	// Kind keeps the entries of one kind of content; "" keeps all.
+	Kind ObjectKind
+	// Limit defaults to 50 when nil; it must be 1 to 1000.
 	Limit *int
 	// Offset defaults to 0.
 	Offset *int
 }
 
-// HistoryItem is a history entry as the API reports it, with its content
-// title and existence resolved live.
+// HistoryItem is a history entry with what it tracks resolved live.
 type HistoryItem struct {
-	ID             string         `json:"id"`
-	ContentType    string         `json:"content_type"`
-	ContentID      string         `json:"content_id"`
-	ContentSubtype string         `json:"content_subtype"`
-	Meta           map[string]any `json:"meta"`
-	CreatedAt      string         `json:"created_at"`
-	ContentTitle   *string        `json:"content_title"`
-	ContentExists  bool           `json:"content_exists"`
-	TemplateName   *string        `json:"template_name"`
+	history.Entry
+	// Exists reports whether the content still exists; Title is its
+	// current title (name, display name, start of a comment) when it does.
+	Exists bool
+	Title  string
 }
 
-// HistoryPage is one page of history.
-type HistoryPage struct {
-	Success bool          `json:"success"`
-	History []HistoryItem `json:"history"`
-	Total   int           `json:"total"`
-}
-
-// History lists history entries newest first, resolving each item's
-// current title and existence on the host.
-func (g *Generator) History(ctx context.Context, q HistoryQuery) (*HistoryPage, error) {
-	if q.Type != "" && !history.ValidType(q.Type) {
-		return nil, invalid("type", "type must be one of %v, got %q", history.Types, q.Type)
+// History lists history entries newest first, each with its content's
+// current title and existence, and the number of entries matching q
+// before paging. The titles of a page take one host call per kind.
+func (g *Generator) History(ctx context.Context, q HistoryQuery) ([]HistoryItem, int, error) {
+	if q.Kind != "" && !history.ValidType(string(q.Kind)) {
+		return nil, 0, invalid("type", "type must be one of %v, got %q", history.Types(), q.Kind)
 	}
-	limit, err := intParam(q.Limit, 50, 1, 1000, "limit")
-	if err != nil {
-		return nil, err
+	v := validator{}
+	limit := v.intIn("limit", q.Limit, 50, 1, 1000)
+	if q.Offset != nil && *q.Offset < 0 {
+		v.fail(invalid("offset", "offset must not be negative, got %d", *q.Offset))
+	}
+	if v.err != nil {
+		return nil, 0, v.err
 	}
 	offset := 0
 	if q.Offset != nil {
-		if *q.Offset < 0 {
-			return nil, invalid("offset", "offset must not be negative, got %d", *q.Offset)
-		}
 		offset = *q.Offset
 	}
-	entries, total, err := g.hist.List(ctx, history.Filter{ContentType: q.Type, Limit: limit, Offset: offset})
+	entries, total, err := g.hist.List(ctx, history.Filter{ContentType: string(q.Kind), Limit: limit, Offset: offset})
 	if err != nil {
-		return nil, failed(err, "reading history")
+		return nil, 0, failed(err, "reading history")
 	}
 	titles, err := g.titles(ctx, entries)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	page := &HistoryPage{Success: true, History: make([]HistoryItem, len(entries)), Total: total}
+	items := make([]HistoryItem, len(entries))
 	for i, e := range entries {
-		it := HistoryItem{
-			ID:             e.ID,
-			ContentType:    e.ContentType,
-			ContentID:      strconv.FormatInt(e.ContentID, 10),
-			ContentSubtype: e.ContentSubtype,
-			Meta:           e.Meta,
-			CreatedAt:      Timestamp(e.CreatedAt),
-		}
-		if it.Meta == nil {
-			it.Meta = map[string]any{}
-		}
-		if t, ok := titles[objectRef{ObjectKind(e.ContentType), e.ContentID}]; ok {
-			it.ContentExists = true
-			it.ContentTitle = &t
-		}
-		if name := history.MetaString(e.Meta["template_name"]); name != "" {
-			it.TemplateName = &name
-		}
-		page.History[i] = it
+		it := HistoryItem{Entry: e}
+		it.Title, it.Exists = titles[objectRef{ObjectKind(e.ContentType), e.ContentID}]
+		items[i] = it
 	}
-	return page, nil
+	return items, total, nil
 }
 
 type objectRef struct {
@@ -104,49 +78,16 @@ func (g *Generator) titles(ctx context.Context, entries []history.Entry) (map[ob
 		ids[k] = append(ids[k], e.ContentID)
 	}
 	out := make(map[objectRef]string, len(entries))
-	if v := ids[KindPost]; len(v) > 0 {
-		items, err := g.host.Posts(ctx, PostQuery{IDs: v})
+	for _, kind := range []ObjectKind{KindPost, KindTerm, KindUser, KindComment, KindMedia} {
+		if len(ids[kind]) == 0 {
+			continue
+		}
+		refs, err := g.refs(ctx, kind, refQuery{ids: OnlyIDs(ids[kind]...)})
 		if err != nil {
-			return nil, failed(err, "listing posts")
+			return nil, err
 		}
-		for _, it := range items {
-			out[objectRef{KindPost, it.ID}] = it.Title
-		}
-	}
-	if v := ids[KindTerm]; len(v) > 0 {
-		items, err := g.host.Terms(ctx, TermQuery{IDs: v})
-		if err != nil {
-			return nil, failed(err, "listing terms")
-		}
-		for _, it := range items {
-			out[objectRef{KindTerm, it.ID}] = it.Name
-		}
-	}
-	if v := ids[KindUser]; len(v) > 0 {
-		items, err := g.host.Users(ctx, UserQuery{IDs: v})
-		if err != nil {
-			return nil, failed(err, "listing users")
-		}
-		for _, it := range items {
-			out[objectRef{KindUser, it.ID}] = it.DisplayName
-		}
-	}
-	if v := ids[KindComment]; len(v) > 0 {
-		items, err := g.host.Comments(ctx, CommentQuery{IDs: v})
-		if err != nil {
-			return nil, failed(err, "listing comments")
-		}
-		for _, it := range items {
-			out[objectRef{KindComment, it.ID}] = excerptOf(it.Content, 60)
-		}
-	}
-	if v := ids[KindMedia]; len(v) > 0 {
-		items, err := g.host.Media(ctx, MediaQuery{IDs: v})
-		if err != nil {
-			return nil, failed(err, "listing media")
-		}
-		for _, it := range items {
-			out[objectRef{KindMedia, it.ID}] = it.Title
+		for _, r := range refs {
+			out[objectRef{kind, r.id}] = r.title
 		}
 	}
 	return out, nil
@@ -168,75 +109,36 @@ func excerptOf(s string, n int) string {
 	return string(r[:cut]) + "…"
 }
 
-// HistoryStats is the statistics block of GET /history/stats.
-type HistoryStats struct {
-	Total          int             `json:"total"`
-	ByType         map[string]int  `json:"by_type"`
-	BySubtype      []SubtypeCount  `json:"by_subtype"`
-	RecentActivity []ActivityCount `json:"recent_activity"`
-	Existing       map[string]int  `json:"existing"`
-}
-
-// SubtypeCount is one row of HistoryStats.BySubtype; Count is a string as
-// the spec fixes.
-type SubtypeCount struct {
-	ContentType    string `json:"content_type"`
-	ContentSubtype string `json:"content_subtype"`
-	Count          string `json:"count"`
-}
-
-// ActivityCount is one day of HistoryStats.RecentActivity.
-type ActivityCount struct {
-	Date  string `json:"date"`
-	Count string `json:"count"`
-}
-
-// HistoryStats returns totals per type and subtype, the activity of the
-// last 30 days (days with entries, oldest first) and how many of the
-// recorded items still exist on the host.
-func (g *Generator) HistoryStats(ctx context.Context) (*HistoryStats, error) {
+// HistoryStats returns the totals of the history per kind and subtype,
+// the activity of the last 30 days by the Generator's clock (days with
+// entries, oldest first), and how many of the recorded items of each kind
+// still exist. Every kind is present in ByType and in existing.
+func (g *Generator) HistoryStats(ctx context.Context) (st history.Stats, existing map[string]int, err error) {
 	since := g.now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -29)
-	st, err := g.hist.Stats(ctx, since)
-	if err != nil {
-		return nil, failed(err, "reading history statistics")
+	if st, err = g.hist.Stats(ctx, since); err != nil {
+		return st, nil, failed(err, "reading history statistics")
 	}
-	out := &HistoryStats{
-		Total:          st.Total,
-		ByType:         make(map[string]int, len(history.Types)),
-		BySubtype:      make([]SubtypeCount, 0, len(st.BySubtype)),
-		RecentActivity: make([]ActivityCount, 0, len(st.Daily)),
-		Existing:       make(map[string]int, len(history.Types)),
+	if st.ByType == nil {
+		st.ByType = map[string]int{}
 	}
-	for _, t := range history.Types {
-		out.ByType[t] = st.ByType[t]
-		out.Existing[t] = 0
-	}
-	for _, s := range st.BySubtype {
-		out.BySubtype = append(out.BySubtype, SubtypeCount{s.ContentType, s.ContentSubtype, strconv.Itoa(s.Count)})
-	}
-	for _, d := range st.Daily {
-		out.RecentActivity = append(out.RecentActivity, ActivityCount{d.Date, strconv.Itoa(d.Count)})
-	}
-	for _, t := range history.Types {
+	existing = map[string]int{}
+	for _, t := range history.Types() {
+		st.ByType[t] += 0
+		existing[t] = 0
 		if st.ByType[t] == 0 {
 			continue
 		}
 		entries, _, err := g.hist.List(ctx, history.Filter{ContentType: t})
 		if err != nil {
-			return nil, failed(err, "reading history")
+			return st, nil, failed(err, "reading history")
 		}
-		ids := uniqueIDs(entries)
-		exists, err := g.exist(ctx, ObjectKind(t), ids)
+		live, err := g.existing(ctx, ObjectKind(t), uniqueIDs(entries))
 		if err != nil {
-			return nil, err
+			return st, nil, err
 		}
-		for _, ok := range exists {
-			if ok {
-				out.Existing[t]++
-			}
-		}
+		existing[t] = len(live)
 	}
-	return out, nil
+	return st, existing, nil
 }
 
 func uniqueIDs(entries []history.Entry) []int64 {
@@ -251,46 +153,34 @@ func uniqueIDs(entries []history.Entry) []int64 {
 	return ids
 }
 
-// HistoryDeleteResult is the result of Generator.DeleteHistoryEntry.
-type HistoryDeleteResult struct {
-	Success        bool   `json:"success"`
-	Message        string `json:"message"`
-	EntryDeleted   bool   `json:"entry_deleted"`
-	ContentDeleted bool   `json:"content_deleted"`
-}
-
-// DeleteHistoryEntry removes one history entry and, when deleteContent is
-// set, permanently deletes its content if it still exists. An unknown id
-// gives an error with CodeNotFound.
-func (g *Generator) DeleteHistoryEntry(ctx context.Context, id string, deleteContent bool) (*HistoryDeleteResult, error) {
+// DeleteHistoryEntry removes one history entry and, with withContent,
+// permanently deletes its content if it still exists; it reports whether
+// content was deleted. An unknown id gives an error with CodeNotFound.
+func (g *Generator) DeleteHistoryEntry(ctx context.Context, id string, withContent bool) (contentDeleted bool, err error) {
 	e, err := g.hist.Get(ctx, id)
 	if errors.Is(err, history.ErrNotFound) {
-		return nil, Errorf(CodeNotFound, "id", "%s", g.Messages(ctx).HistoryEntryNotFound(id))
+		return false, &Error{Code: CodeNotFound, Param: "id", Message: "history entry " + strconv.Quote(id) + " not found", Err: err}
 	}
 	if err != nil {
-		return nil, failed(err, "reading history")
+		return false, failed(err, "reading history")
 	}
-	res := &HistoryDeleteResult{Success: true}
-	if deleteContent {
+	if withContent {
 		kind := ObjectKind(e.ContentType)
 		exists, err := g.exist(ctx, kind, []int64{e.ContentID})
 		if err != nil {
-			return nil, err
+			return false, err
 		}
 		if exists[0] {
 			if err := g.removeObjects(ctx, kind, []int64{e.ContentID}, true); err != nil {
-				return nil, err
+				return false, err
 			}
-			res.ContentDeleted = true
+			contentDeleted = true
 		}
 	}
-	n, err := g.hist.Delete(ctx, id)
-	if err != nil {
-		return nil, failed(err, "updating history")
+	if _, err := g.hist.Delete(ctx, id); err != nil {
+		return contentDeleted, failed(err, "updating history")
 	}
-	res.EntryDeleted = n > 0
-	res.Message = g.Messages(ctx).HistoryEntryDeleted(res.ContentDeleted)
-	return res, nil
+	return contentDeleted, nil
 }
 
 // ClearHistory removes every history entry; the content stays (it keeps
@@ -303,9 +193,9 @@ func (g *Generator) ClearHistory(ctx context.Context) error {
 	return nil
 }
 
-// CleanupHistory removes the entries whose content no longer exists on the
+// PruneHistory removes the entries whose content no longer exists on the
 // host and returns how many it removed.
-func (g *Generator) CleanupHistory(ctx context.Context) (int, error) {
+func (g *Generator) PruneHistory(ctx context.Context) (int, error) {
 	entries, _, err := g.hist.List(ctx, history.Filter{})
 	if err != nil {
 		return 0, failed(err, "reading history")
@@ -316,20 +206,14 @@ func (g *Generator) CleanupHistory(ctx context.Context) (int, error) {
 		byKind[k] = append(byKind[k], e)
 	}
 	var orphans []string
-	for kind, es := range byKind {
-		ids := uniqueIDs(es)
-		exists, err := g.exist(ctx, kind, ids)
+	for _, kind := range []ObjectKind{KindPost, KindTerm, KindUser, KindComment, KindMedia} {
+		es := byKind[kind]
+		live, err := g.existing(ctx, kind, uniqueIDs(es))
 		if err != nil {
 			return 0, err
 		}
-		gone := map[int64]bool{}
-		for i, id := range ids {
-			if !exists[i] {
-				gone[id] = true
-			}
-		}
 		for _, e := range es {
-			if gone[e.ContentID] {
+			if !live[e.ContentID] {
 				orphans = append(orphans, e.ID)
 			}
 		}
@@ -342,4 +226,32 @@ func (g *Generator) CleanupHistory(ctx context.Context) (int, error) {
 		return 0, failed(err, "updating history")
 	}
 	return n, nil
+}
+
+// PostOrigin reports whether the post id was generated (by its marker or
+// its history) and the template it was made with (0 for none). An
+// unknown post gives CodeNotFound.
+func (g *Generator) PostOrigin(ctx context.Context, id int64) (generated bool, templateID int64, err error) {
+	if id <= 0 {
+		return false, 0, invalid("id", "id must be a positive integer, got %d", id)
+	}
+	m, err := g.host.Meta(ctx, KindPost, id)
+	if isNotFound(err) {
+		return false, 0, Errorf(CodeNotFound, "id", "post %d not found", id)
+	}
+	if err != nil {
+		return false, 0, failed(err, "reading post meta")
+	}
+	generated = m.Generated()
+	if !generated {
+		entries, _, err := g.hist.List(ctx, history.Filter{ContentType: string(KindPost), ContentIDs: []int64{id}, Limit: 1})
+		if err != nil {
+			return false, 0, failed(err, "reading history")
+		}
+		generated = len(entries) > 0
+	}
+	if v, err := strconv.ParseInt(m[TemplateKey], 10, 64); err == nil && v > 0 {
+		templateID = v
+	}
+	return generated, templateID, nil
 }

@@ -5,9 +5,21 @@ import (
 	"errors"
 )
 
-// ErrHostNotFound is returned (possibly wrapped) by Host methods that look
-// up a single object that does not exist.
-var ErrHostNotFound = errors.New("contentgen: host object not found")
+// Errors a Host wraps so that the Generator can tell its failures apart.
+var (
+	// ErrHostNotFound is returned (possibly wrapped) by Host methods that
+	// look up a single object that does not exist.
+	ErrHostNotFound = errors.New("contentgen: host object not found")
+	// ErrHostConflict is wrapped by Host errors for a unique-value clash
+	// (a term slug, a login, an e-mail address). The Generator retries
+	// the batch with new values a bounded number of times.
+	ErrHostConflict = errors.New("contentgen: unique value clash")
+	// ErrHostReference is wrapped by Host errors for a create that names
+	// an object that does not exist (an author, parent, term, post or
+	// media item), typically one deleted by a concurrent request. The
+	// Generator re-reads what it refers to and retries the batch.
+	ErrHostReference = errors.New("contentgen: reference to a missing object")
+)
 
 // Host is the content platform's storage, the only way the library reaches
 // it. Embedders implement it; memhost is the in-memory implementation and
@@ -19,14 +31,18 @@ var ErrHostNotFound = errors.New("contentgen: host object not found")
 //   - ctx: a method returns ctx.Err() (possibly wrapped) when ctx is done
 //     before it commits its work, and then writes nothing.
 //   - nil or empty slices: a create or delete of nothing succeeds and does
-//     nothing; a query with nil filters matches everything.
+//     nothing. In a query, zero fields do not filter, except IDs: a query
+//     whose IDs filter is set by OnlyIDs keeps exactly those ids, and none
+//     when the list is empty.
 //   - batches: Create* methods store all items or none and return the new
 //     ids in input order; the input slices are not modified.
 //   - not found: deletes ignore ids that do not exist; queries return an
 //     empty result; Meta returns ErrHostNotFound.
 //   - invalid input: a create referring to an unregistered post type or
-//     taxonomy, or to an author, parent, term or media item that does not
-//     exist, fails the whole batch.
+//     taxonomy fails the whole batch; one referring to an author, parent,
+//     term, post or media item that does not exist fails it with an error
+//     wrapping ErrHostReference, checked inside the write so that a
+//     concurrent delete cannot slip in between.
 //
 // Optional capabilities are discovered by type assertion: Trasher,
 // Transactor, Exister and MediaStorer.
@@ -51,7 +67,9 @@ type Host interface {
 	DeletePosts(ctx context.Context, ids []int64) error
 
 	// CreateTerms stores terms; a ParentID must name an existing term of the
-	// same taxonomy (create parents in an earlier call).
+	// same taxonomy (create parents in an earlier call). Slugs are unique
+	// per taxonomy: a clash fails the whole batch with an error wrapping
+	// ErrHostConflict.
 	CreateTerms(ctx context.Context, terms []Term) ([]int64, error)
 	// Terms returns the terms matching q, ordered by id.
 	Terms(ctx context.Context, q TermQuery) ([]Term, error)
@@ -60,7 +78,7 @@ type Host interface {
 	DeleteTerms(ctx context.Context, ids []int64) error
 
 	// CreateUsers stores users. Logins and e-mail addresses must be unique:
-	// a clash fails the whole batch with an error wrapping ErrConflict.
+	// a clash fails the whole batch with an error wrapping ErrHostConflict.
 	CreateUsers(ctx context.Context, users []User) ([]int64, error)
 	// Users returns the users matching q, ordered by id.
 	Users(ctx context.Context, q UserQuery) ([]User, error)
@@ -94,15 +112,29 @@ type Host interface {
 	SetMeta(ctx context.Context, kind ObjectKind, id int64, m Meta) error
 }
 
-// ErrConflict is wrapped by Host errors for a unique-value clash.
-var ErrConflict = errors.New("contentgen: conflict")
+// IDFilter restricts a query to a list of ids. The zero value does not
+// filter; OnlyIDs sets it, so that an empty list selects nothing instead of
+// everything.
+type IDFilter struct {
+	ids []int64
+	set bool
+}
 
-// PostQuery selects posts. Zero fields do not filter: an empty IDs slice
-// (nil or not) selects every post, so callers with an empty id list must
-// not query. MetaKey without MetaValue keeps objects that have the key; the
-// same holds for the other queries.
+// OnlyIDs returns a filter keeping exactly ids; none when ids is empty.
+func OnlyIDs(ids ...int64) IDFilter { return IDFilter{ids: ids, set: true} }
+
+// Active reports whether the filter restricts the query; List returns its
+// ids (possibly none). Hosts check Active before List.
+func (f IDFilter) Active() bool { return f.set }
+
+// List returns the ids the filter keeps. The slice must not be modified.
+func (f IDFilter) List() []int64 { return f.ids }
+
+// PostQuery selects posts. Zero fields do not filter. MetaKey without
+// MetaValue keeps objects that have the key; the same holds for the other
+// queries.
 type PostQuery struct {
-	IDs      []int64
+	IDs      IDFilter
 	Types    []string
 	Statuses []string
 	AuthorID int64
@@ -117,7 +149,7 @@ type PostQuery struct {
 
 // TermQuery selects terms. Zero fields do not filter.
 type TermQuery struct {
-	IDs        []int64
+	IDs        IDFilter
 	Taxonomies []string
 	// Parent keeps terms with this parent when HasParent is set (0 = top level).
 	Parent    int64
@@ -131,7 +163,7 @@ type TermQuery struct {
 
 // UserQuery selects users. Zero fields do not filter.
 type UserQuery struct {
-	IDs   []int64
+	IDs   IDFilter
 	Roles []string
 	// Login and Email match exactly (e-mail case-insensitively).
 	Login, Email string
@@ -144,8 +176,8 @@ type UserQuery struct {
 
 // CommentQuery selects comments. Zero fields do not filter.
 type CommentQuery struct {
-	IDs                []int64
-	PostIDs            []int64
+	IDs                IDFilter
+	PostIDs            IDFilter
 	Statuses           []string
 	MetaKey, MetaValue string
 	Limit              int
@@ -154,7 +186,7 @@ type CommentQuery struct {
 
 // MediaQuery selects media records. Zero fields do not filter.
 type MediaQuery struct {
-	IDs []int64
+	IDs IDFilter
 	// MIMEPrefixes keeps items whose MIME type starts with one of these,
 	// such as "image/".
 	MIMEPrefixes []string

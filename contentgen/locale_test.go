@@ -20,7 +20,7 @@ var englishWord = regexp.MustCompile(`(?i)\b(the|with|this|that|every|their|whic
 
 func realText(t *testing.T, f *fixture) {
 	t.Helper()
-	_, err := f.gen.UpdateSettings(context.Background(), contentgen.SettingsPatch{TextSource: contentgen.Ptr("realtext")})
+	_, err := f.gen.Settings().Update(context.Background(), contentgen.SettingsPatch{TextSource: new("realtext")})
 	require.NoError(t, err)
 }
 
@@ -36,9 +36,9 @@ func TestPostsInTheRequestedLocale(t *testing.T) {
 	f := newFixture(t, 41)
 	realText(t, f)
 	res, err := f.gen.GeneratePosts(ctx, noImages(contentgen.PostsRequest{
-		Count: contentgen.Ptr(4), Locale: "de-AT", AutoComments: true,
-		CommentsPerPostMin: contentgen.Ptr(2), CommentsPerPostMax: contentgen.Ptr(2),
-		TaxonomyConfig: templates.TaxonomyConfig{"post_tag": {Mode: "create", CountMin: contentgen.Ptr(2), CountMax: contentgen.Ptr(2)}},
+		Count: new(4), Locale: "de-AT", AutoComments: true,
+		CommentsPerPostMin: new(2), CommentsPerPostMax: new(2),
+		TaxonomyConfig: templates.TaxonomyConfig{"post_tag": {Mode: "create", CountMin: new(2), CountMax: new(2)}},
 	}))
 	require.NoError(t, err)
 	text := ""
@@ -48,7 +48,7 @@ func TestPostsInTheRequestedLocale(t *testing.T) {
 	}
 	require.True(t, german(text), "posts are not German:\n%s", text)
 
-	comments, err := f.host.Comments(ctx, contentgen.CommentQuery{PostIDs: res.IDs})
+	comments, err := f.host.Comments(ctx, contentgen.CommentQuery{PostIDs: contentgen.OnlyIDs(res.IDs...)})
 	require.NoError(t, err)
 	require.NotEmpty(t, comments)
 	all := ""
@@ -81,13 +81,13 @@ func TestLocaleSettingAndSiteLanguage(t *testing.T) {
 	hist := history.NewMemStore(clock)
 	gen, err := contentgen.New(host, hist, &contentgen.Config{Seed: &seed, Now: clock})
 	require.NoError(t, err)
-	_, err = gen.UpdateSettings(ctx, contentgen.SettingsPatch{TextSource: contentgen.Ptr("realtext")})
+	_, err = gen.Settings().Update(ctx, contentgen.SettingsPatch{TextSource: new("realtext")})
 	require.NoError(t, err)
 
 	// "auto" (the default) follows the site: French.
-	res, err := gen.GeneratePosts(ctx, noImages(contentgen.PostsRequest{Count: contentgen.Ptr(3)}))
+	res, err := gen.GeneratePosts(ctx, noImages(contentgen.PostsRequest{Count: new(3)}))
 	require.NoError(t, err)
-	posts, err := host.Posts(ctx, contentgen.PostQuery{IDs: res.IDs})
+	posts, err := host.Posts(ctx, contentgen.PostQuery{IDs: contentgen.OnlyIDs(res.IDs...)})
 	require.NoError(t, err)
 	for _, p := range posts {
 		require.Regexp(t, `\b(le|la|les|un|une|chaque|notre|ce|cette)\b`, strings.ToLower(p.Content))
@@ -95,24 +95,24 @@ func TestLocaleSettingAndSiteLanguage(t *testing.T) {
 	}
 
 	// A locale setting overrides the site; a request overrides the setting.
-	_, err = gen.UpdateSettings(ctx, contentgen.SettingsPatch{Locale: contentgen.Ptr("de_DE")})
+	_, err = gen.Settings().Update(ctx, contentgen.SettingsPatch{Locale: new("de_DE")})
 	require.NoError(t, err)
-	res, err = gen.GeneratePosts(ctx, noImages(contentgen.PostsRequest{Count: contentgen.Ptr(2)}))
+	res, err = gen.GeneratePosts(ctx, noImages(contentgen.PostsRequest{Count: new(2)}))
 	require.NoError(t, err)
-	posts, err = host.Posts(ctx, contentgen.PostQuery{IDs: res.IDs})
+	posts, err = host.Posts(ctx, contentgen.PostQuery{IDs: contentgen.OnlyIDs(res.IDs...)})
 	require.NoError(t, err)
 	require.True(t, german(posts[0].Content+posts[1].Content))
 
-	res, err = gen.GeneratePosts(ctx, noImages(contentgen.PostsRequest{Count: contentgen.Ptr(2), Locale: "ja"}))
+	res, err = gen.GeneratePosts(ctx, noImages(contentgen.PostsRequest{Count: new(2), Locale: "ja"}))
 	require.NoError(t, err)
-	posts, err = host.Posts(ctx, contentgen.PostQuery{IDs: res.IDs})
+	posts, err = host.Posts(ctx, contentgen.PostQuery{IDs: contentgen.OnlyIDs(res.IDs...)})
 	require.NoError(t, err)
 	for _, p := range posts {
 		require.NotContains(t, p.Title, " ", "Japanese titles have no spaces")
 		require.Regexp(t, `\p{Han}|\p{Hiragana}|\p{Katakana}`, p.Content)
 	}
 
-	_, err = gen.UpdateSettings(ctx, contentgen.SettingsPatch{Locale: contentgen.Ptr("tlh")})
+	_, err = gen.Settings().Update(ctx, contentgen.SettingsPatch{Locale: new("tlh")})
 	require.ErrorIs(t, err, contentgen.ErrInvalidParameter)
 	require.ErrorContains(t, err, "locale")
 }
@@ -122,9 +122,9 @@ func TestUsersInLocale(t *testing.T) {
 	ctx := context.Background()
 	for _, code := range []string{"de_DE", "ru_RU", "ja", "zh_CN", "ko_KR", "pl_PL", "tr_TR"} {
 		f := newFixture(t, 3)
-		res, err := f.gen.GenerateUsers(ctx, contentgen.UsersRequest{Count: contentgen.Ptr(8), Locale: code, GenerateAvatars: contentgen.Ptr(false)})
+		res, err := f.gen.GenerateUsers(ctx, contentgen.UsersRequest{Count: new(8), Locale: code, GenerateAvatars: new(false)})
 		require.NoError(t, err, code)
-		users, err := f.host.Users(ctx, contentgen.UserQuery{IDs: res.IDs})
+		users, err := f.host.Users(ctx, contentgen.UserQuery{IDs: contentgen.OnlyIDs(res.IDs...)})
 		require.NoError(t, err)
 		require.Len(t, users, 8)
 		for _, u := range users {
@@ -155,7 +155,7 @@ func TestLoremKeepsLocaleNames(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t, 8)
-	res, err := f.gen.GeneratePosts(ctx, noImages(contentgen.PostsRequest{Count: contentgen.Ptr(2), Locale: "ru_RU"}))
+	res, err := f.gen.GeneratePosts(ctx, noImages(contentgen.PostsRequest{Count: new(2), Locale: "ru_RU"}))
 	require.NoError(t, err)
 	posts := f.posts(t, res.IDs)
 	text := regexp.MustCompile(`</?[a-z0-9]+>`).ReplaceAllString(posts[0].Content, " ") + " " + posts[0].Title
@@ -164,9 +164,9 @@ func TestLoremKeepsLocaleNames(t *testing.T) {
 	for _, w := range words {
 		require.Regexp(t, `^[A-Za-z]+$`, w, "lorem text is Latin in every locale")
 	}
-	users, err := f.gen.GenerateUsers(ctx, contentgen.UsersRequest{Count: contentgen.Ptr(3), Locale: "ru_RU", GenerateAvatars: contentgen.Ptr(false)})
+	users, err := f.gen.GenerateUsers(ctx, contentgen.UsersRequest{Count: new(3), Locale: "ru_RU", GenerateAvatars: new(false)})
 	require.NoError(t, err)
-	got, err := f.host.Users(ctx, contentgen.UserQuery{IDs: users.IDs})
+	got, err := f.host.Users(ctx, contentgen.UserQuery{IDs: contentgen.OnlyIDs(users.IDs...)})
 	require.NoError(t, err)
 	for _, u := range got {
 		require.Regexp(t, `^\p{Cyrillic}`, u.DisplayName, "names follow the locale under lorem")

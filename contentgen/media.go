@@ -3,6 +3,7 @@ package contentgen
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/contentgen/contentgen/history"
@@ -18,7 +19,7 @@ func (g *Generator) fetchImages(ctx context.Context, rn *run, prov providers.Ima
 	imgs := make([]*providers.Image, len(reqs))
 	sets := make([]*imaging.Set, len(reqs))
 	errs := make([]error, len(reqs))
-	sem := make(chan struct{}, g.imageConc)
+	sem := make(chan struct{}, g.cfg.ImageConcurrency)
 	var wg sync.WaitGroup
 	for i := range reqs {
 		if ctx.Err() != nil {
@@ -47,6 +48,7 @@ func (g *Generator) fetchImages(ctx context.Context, rn *run, prov providers.Ima
 	slug := prov.Info().Slug
 	for i, img := range imgs {
 		if errs[i] != nil || img == nil {
+			g.log.Info("contentgen: image skipped", "provider", slug, "index", i+1, "err", errs[i])
 			rn.warn("image %d from %s failed and was skipped: %v", i+1, slug, errs[i])
 			continue
 		}
@@ -61,7 +63,7 @@ func (g *Generator) fetchImages(ctx context.Context, rn *run, prov providers.Ima
 }
 
 // storeImage writes one image to the host as a generated media item and
-// records it.
+// records it, in one tracked write.
 func (g *Generator) storeImage(ctx context.Context, rn *run, img *providers.Image, set *imaging.Set, slug string, meta map[string]any) (int64, error) {
 	m := Media{
 		Title:    img.Title,
@@ -71,7 +73,7 @@ func (g *Generator) storeImage(ctx context.Context, rn *run, img *providers.Imag
 		Width:    img.Width,
 		Height:   img.Height,
 		Filesize: int64(len(img.Data)),
-		Date:     g.now(),
+		Date:     rn.now,
 		Meta:     trackMeta(1),
 	}
 	m.Meta["_svc_image_provider"] = slug
@@ -82,29 +84,37 @@ func (g *Generator) storeImage(ctx context.Context, rn *run, img *providers.Imag
 		m.Width, m.Height = set.Info.Width, set.Info.Height
 		m.Sizes = sizesOf(set)
 	}
-	var id int64
-	var err error
-	if st, ok := g.host.(MediaStorer); ok {
-		id, err = st.StoreMedia(ctx, m, img.Data)
-	} else {
-		var ids []int64
-		ids, err = g.host.CreateMedia(ctx, []Media{m})
-		if err == nil {
-			id = ids[0]
-		}
-	}
-	if err != nil {
-		return 0, failed(err, "storing an image")
-	}
 	entryMeta := map[string]any{"provider": slug, "run_id": rn.id}
 	for k, v := range meta {
 		entryMeta[k] = v
 	}
-	entry := []history.Entry{{ContentType: history.TypeMedia, ContentID: id, ContentSubtype: "image", Meta: entryMeta}}
-	if err := g.record(ctx, entry, func(ctx context.Context) error { return g.host.DeleteMedia(ctx, []int64{id}) }); err != nil {
+	ids, err := g.writeTracked(ctx, batchWrite{kind: KindMedia, write: func(ctx context.Context, h Host) ([]int64, []history.Entry, error) {
+		id, err := storeMedia(ctx, h, m, img.Data)
+		if err != nil {
+			return nil, nil, err
+		}
+		return []int64{id}, []history.Entry{{ContentType: history.TypeMedia, ContentID: id, ContentSubtype: "image", CreatedAt: rn.now, Meta: entryMeta}}, nil
+	}})
+	if err != nil {
 		return 0, err
 	}
-	return id, nil
+	return ids[0], nil
+}
+
+// storeMedia stores m with its bytes where h keeps bytes, else its record.
+func storeMedia(ctx context.Context, h Host, m Media, data []byte) (int64, error) {
+	if st, ok := h.(MediaStorer); ok {
+		return st.StoreMedia(ctx, m, data)
+	}
+	m.Sizes = slices.Clone(m.Sizes)
+	for i := range m.Sizes {
+		m.Sizes[i].Data = nil
+	}
+	ids, err := h.CreateMedia(ctx, []Media{m})
+	if err != nil {
+		return 0, err
+	}
+	return ids[0], nil
 }
 
 // renditions makes the thumbnail and medium sizes of an image, using its
@@ -122,4 +132,56 @@ func renditions(ctx context.Context, img *providers.Image) *imaging.Set {
 		return nil
 	}
 	return set
+}
+
+// featuredImages returns one media id per post (0 for none), fetching or
+// picking images for the posts whose shape wants one.
+func (g *Generator) featuredImages(ctx context.Context, rn *run, p *postsPlan, shapes []postShape) ([]int64, error) {
+	ids := make([]int64, len(shapes))
+	if !p.featured {
+		return ids, nil
+	}
+	var want []int
+	for i := range shapes {
+		if shapes[i].featured {
+			want = append(want, i)
+		}
+	}
+	if len(want) == 0 {
+		return ids, nil
+	}
+	if !p.download {
+		lib, err := g.host.Media(ctx, MediaQuery{MIMEPrefixes: []string{"image/"}, Limit: lookupLimit})
+		if err != nil {
+			return nil, failed(err, "listing media")
+		}
+		if len(lib) == 0 {
+			rn.warn("download_images is false and the media library has no images; posts created without featured image")
+			return ids, nil
+		}
+		for _, i := range want {
+			ids[i] = lib[rn.r.IntN(len(lib))].ID
+		}
+		return ids, nil
+	}
+	prov, ok := g.images[p.provider]
+	if !ok {
+		rn.warn("image provider %s is not configured; posts created without featured image", p.provider)
+		return ids, nil
+	}
+	reqs := make([]providers.ImageRequest, len(want))
+	for k := range want {
+		reqs[k] = providers.ImageRequest{Width: p.width, Height: p.height, Category: p.category, Seed: rn.r.Uint64()}
+		if !prov.Info().SupportsCategory {
+			reqs[k].Category = ""
+		}
+	}
+	media, err := g.fetchImages(ctx, rn, prov, reqs, map[string]any{"origin": "featured_image", "post_type": p.pt.Name})
+	if err != nil {
+		return nil, err
+	}
+	for k, i := range want {
+		ids[i] = media[k]
+	}
+	return ids, nil
 }

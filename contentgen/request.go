@@ -1,144 +1,238 @@
 package contentgen
 
 import (
+	"time"
+
 	"github.com/contentgen/contentgen/templates"
 )
 
-// Ptr returns a pointer to v, for the optional fields of requests.
-func Ptr[T any](v T) *T { return &v }
-
-// Event is a progress report of a generation run.
+// Event is a progress report of a generation run: an EventInfo or
+// EventWarning with a human-readable message.
 type Event struct {
-	// Type is "info" or "warning".
-	Type    string `json:"type"`
-	Message string `json:"message"`
+	Type    string
+	Message string
 }
 
 // Event types.
 const (
-	EventInfo     = "info"
-	EventWarning  = "warning"
-	EventComplete = "complete"
+	EventInfo    = "info"
+	EventWarning = "warning"
 )
 
-// PostsRequest asks for posts. Nil and zero fields take the defaults of the
-// specification, or of the settings where a setting exists.
+// Variation profiles of PostsRequest.VariationProfile.
+const (
+	ProfileRandom  = "random"
+	ProfileMinimal = "minimal"
+	ProfilePartial = "partial"
+)
+
+// PostsRequest asks for posts. Nil and zero fields take their defaults:
+// those of the settings where a setting exists, else the ones documented
+// on the field.
 type PostsRequest struct {
-	PostType         string `json:"post_type"`
-	Count            *int   `json:"count"`
-	PostStatus       string `json:"post_status"`
-	SetFeaturedImage *bool  `json:"set_featured_image"`
-	DownloadImages   *bool  `json:"download_images"`
-	ImageProvider    string `json:"image_provider"`
-	ImageCategory    string `json:"image_category"`
-	ImageWidth       *int   `json:"image_width"`
-	ImageHeight      *int   `json:"image_height"`
+	// PostType is the type of the posts; "" means "post".
+	PostType string
+	// Count is the number of posts, 1 to Config.MaxCount; nil means the
+	// default_post_count setting.
+	Count *int
+	// PostStatus is publish (the default), draft, pending, private,
+	// future or random (one of those per post).
+	PostStatus string
+	// SetFeaturedImage (default true) gives posts of types that support
+	// thumbnails a featured image from ImageProvider (default: the
+	// default_image_provider setting) of ImageCategory, sized ImageWidth
+	// by ImageHeight (default 1200 by 800, each 100 to 4000).
+	SetFeaturedImage *bool
+	DownloadImages   *bool
+	ImageProvider    string
+	ImageCategory    string
+	ImageWidth       *int
+	ImageHeight      *int
 
-	PopulateCustomFields *bool `json:"populate_custom_fields"`
-	AutoTaxonomies       *bool `json:"auto_taxonomies"`
+	// PopulateCustomFields (default true) fills the post type's custom
+	// fields; AutoTaxonomies (default true) files posts under terms of the
+	// post type's public taxonomies.
+	PopulateCustomFields *bool
+	AutoTaxonomies       *bool
 
-	DeleteExistingBeforeGenerate bool   `json:"delete_existing_before_generate"`
-	DeleteRelatedMedia           *bool  `json:"delete_related_media"`
-	DeleteRelatedTerms           *bool  `json:"delete_related_terms"`
-	DeleteRelatedAuthors         *bool  `json:"delete_related_authors"`
-	DeleteRelatedComments        *bool  `json:"delete_related_comments"`
-	DeleteScope                  string `json:"delete_scope"`
+	// DeleteExistingBeforeGenerate first removes the generated posts of
+	// the type as DeletePosts would, with the Delete* options below
+	// (defaults from the settings) and DeleteScope (current_type or all).
+	DeleteExistingBeforeGenerate bool
+	DeleteRelatedMedia           *bool
+	DeleteRelatedTerms           *bool
+	DeleteRelatedAuthors         *bool
+	DeleteRelatedComments        *bool
+	DeleteScope                  string
 
-	TaxonomyConfig templates.TaxonomyConfig `json:"taxonomy_config"`
+	// TaxonomyConfig configures taxonomies one by one; it overrides the
+	// template's setting of each taxonomy it names.
+	TaxonomyConfig templates.TaxonomyConfig
 
-	AutoComments            bool  `json:"auto_comments"`
-	CommentsPerPostMin      *int  `json:"comments_per_post_min"`
-	CommentsPerPostMax      *int  `json:"comments_per_post_max"`
-	EnableCommentThreading  *bool `json:"enable_comment_threading"`
-	CommentReplyProbability *int  `json:"comment_reply_probability"`
+	// AutoComments adds CommentsPerPostMin to CommentsPerPostMax (default
+	// 0 to 10) comments to each post, threaded (default true) with
+	// CommentReplyProbability percent of replies (default 40).
+	AutoComments            bool
+	CommentsPerPostMin      *int
+	CommentsPerPostMax      *int
+	EnableCommentThreading  *bool
+	CommentReplyProbability *int
 
-	RelatedCPTOptions map[string]RelatedCPTOption `json:"related_cpt_options"`
-	TemplateID        int64                       `json:"template_id"`
-	FieldConfig       *templates.FieldConfig      `json:"field_config"`
+	// RelatedPosts overrides, per target post type, the related posts
+	// created for relational fields.
+	RelatedPosts map[string]RelatedPostsOption
+	// TemplateID names the template to use; 0 means the post type's
+	// default template when the auto_select_default_template setting is
+	// on, else none.
+	TemplateID int64
+	// FieldConfig overrides the template's setting of each field it names.
+	FieldConfig *templates.FieldConfig
 
-	EnableVariation  *bool  `json:"enable_variation"`
-	VariationProfile string `json:"variation_profile"`
-	Locale           string `json:"locale"`
+	// EnableVariation (default false) varies the posts by
+	// VariationProfile (default ProfileRandom).
+	EnableVariation  *bool
+	VariationProfile string
+	// Locale is the language of the content; "" or "auto" means the
+	// locale setting.
+	Locale string
 
 	// Seed fixes every random choice of the run.
-	Seed *int64 `json:"seed"`
+	Seed *int64
 
 	// Progress, when set, receives events as the run proceeds. It is called
 	// from the generating goroutine and must not block for long.
-	Progress func(Event) `json:"-"`
+	Progress func(Event)
 }
 
-// RelatedCPTOption overrides the auto-creation of related posts of one
-// post type.
-type RelatedCPTOption struct {
+// RelatedPostsOption overrides the creation of related posts of one post
+// type.
+type RelatedPostsOption struct {
 	// Enabled false stops related posts of the type from being created.
-	Enabled *bool `json:"enabled,omitempty"`
-	// Count is the number of related posts to create.
-	Count *int `json:"count,omitempty"`
-	// TemplateID is the template used for them.
-	TemplateID int64 `json:"template_id,omitempty"`
+	Enabled *bool
+	// Count is the number of related posts to create, 0 to MaxCount.
+	Count *int
+	// TemplateID is the template they are made with.
+	TemplateID int64
 }
 
 // TermsRequest asks for taxonomy terms.
 type TermsRequest struct {
-	Taxonomy          string `json:"taxonomy"`
-	Count             *int   `json:"count"`
-	GenerateHierarchy bool   `json:"generate_hierarchy"`
-	Depth             *int   `json:"depth"`
-	Breadth           *int   `json:"breadth"`
-	DeleteExisting    bool   `json:"delete_existing"`
-	Locale            string `json:"locale"`
-	Seed              *int64 `json:"seed"`
+	// Taxonomy is the taxonomy; "" means "category".
+	Taxonomy string
+	// Count (default: the default_term_count setting) is the number of
+	// flat terms.
+	Count *int
+	// GenerateHierarchy builds a tree of Depth levels (1-5, default 3)
+	// with Breadth children per term (1-10, default 3) instead, in
+	// hierarchical taxonomies.
+	GenerateHierarchy bool
+	Depth             *int
+	Breadth           *int
+	// DeleteExisting first removes the taxonomy's generated terms.
+	DeleteExisting bool
+	Locale         string
+	Seed           *int64
 }
 
 // UsersRequest asks for user accounts.
 type UsersRequest struct {
-	Count           *int     `json:"count"`
-	Role            string   `json:"role"`
-	AllowedRoles    []string `json:"allowed_roles"`
-	GenerateAvatars *bool    `json:"generate_avatars"`
-	AvatarProvider  string   `json:"avatar_provider"`
-	DeleteExisting  bool     `json:"delete_existing"`
-	Locale          string   `json:"locale"`
-	Seed            *int64   `json:"seed"`
+	// Count (default: the default_user_count setting).
+	Count *int
+	// Role gives every user this role; else each gets one of AllowedRoles
+	// (default subscriber, contributor, author).
+	Role         string
+	AllowedRoles []string
+	// GenerateAvatars (default true) draws a portrait per user from
+	// AvatarProvider (default provider_curated).
+	GenerateAvatars *bool
+	AvatarProvider  string
+	// DeleteExisting first removes all generated users.
+	DeleteExisting bool
+	Locale         string
+	Seed           *int64
 }
 
-// CommentsRequest asks for comments on existing posts.
+// CommentsRequest asks for comments on existing posts: the published posts
+// of PostType (default "post"), or the posts PostIDs names.
 type CommentsRequest struct {
-	PostType            string  `json:"post_type"`
-	PostIDs             []int64 `json:"post_ids"`
-	CommentsPerPostMin  *int    `json:"comments_per_post_min"`
-	CommentsPerPostMax  *int    `json:"comments_per_post_max"`
-	EnableThreading     *bool   `json:"enable_threading"`
-	ReplyProbability    *int    `json:"reply_probability"`
-	PendingPercentage   *int    `json:"pending_percentage"`
-	AnonymousPercentage *int    `json:"anonymous_percentage"`
-	AvatarPercentage    *int    `json:"avatar_percentage"`
-	AvatarProvider      string  `json:"avatar_provider"`
-	Locale              string  `json:"locale"`
-	DeleteExisting      bool    `json:"delete_existing"`
-	Seed                *int64  `json:"seed"`
-}
-
-// DeleteRequest removes generated items of one type.
-type DeleteRequest struct {
-	// Type is post, term, user or comment.
-	Type string `json:"type"`
-	// IDs, when non-empty, limits the deletion to these generated items.
-	IDs []int64 `json:"ids"`
-	// Force deletes permanently; otherwise posts and comments go to the
-	// trash when the host has one.
-	Force bool `json:"force"`
+	PostType string
+	PostIDs  []int64
+	// CommentsPerPostMin to CommentsPerPostMax (default 1 to 15, each
+	// 1-100) comments per post.
+	CommentsPerPostMin *int
+	CommentsPerPostMax *int
+	// EnableThreading (default true) makes ReplyProbability percent
+	// (default 40) of the comments replies.
+	EnableThreading  *bool
+	ReplyProbability *int
+	// Percentages of pending (default 10), anonymous (default 70) and
+	// avatar-carrying (default 60) comments.
+	PendingPercentage   *int
+	AnonymousPercentage *int
+	AvatarPercentage    *int
+	AvatarProvider      string
+	Locale              string
+	// DeleteExisting first removes the generated comments on posts of
+	// PostType.
+	DeleteExisting bool
+	Seed           *int64
 }
 
 // DeletePostsRequest removes generated posts and, on request, what was
 // generated with them.
 type DeletePostsRequest struct {
-	PostType              string `json:"post_type"`
-	DeleteScope           string `json:"delete_scope"`
-	DeleteRelatedMedia    bool   `json:"delete_related_media"`
-	DeleteRelatedTerms    bool   `json:"delete_related_terms"`
-	DeleteRelatedAuthors  bool   `json:"delete_related_authors"`
-	DeleteRelatedComments bool   `json:"delete_related_comments"`
-	DeleteRelatedCPTs     bool   `json:"delete_related_cpts"`
+	PostType string
+	// DeleteScope is current_type (the default) or all post types.
+	DeleteScope           string
+	DeleteRelatedMedia    bool
+	DeleteRelatedTerms    bool
+	DeleteRelatedAuthors  bool
+	DeleteRelatedComments bool
+	DeleteRelatedPosts    bool
+}
+
+// PostsResult is what a posts run made.
+type PostsResult struct {
+	// IDs are the new posts, in creation order.
+	IDs []int64
+	// Warnings are the distinct problems the run worked around (an image
+	// that failed, a field without targets).
+	Warnings []string
+	// WithFeaturedImage and WithoutFeaturedImage count the posts by
+	// whether they got a featured image.
+	WithFeaturedImage, WithoutFeaturedImage int
+	// Authors, Terms (per taxonomy), Comments and RelatedPosts (per post
+	// type) count what the run created besides the posts.
+	Authors      int
+	Terms        map[string]int
+	Comments     int
+	RelatedPosts map[string]int
+	// TimeSaved is the estimated work a person would have spent.
+	TimeSaved time.Duration
+}
+
+// Result is what a terms, users or comments run, or a media download,
+// made.
+type Result struct {
+	// IDs are the new items, in creation order.
+	IDs []int64
+	// Deleted counts the generated items removed first (DeleteExisting).
+	Deleted int
+	// Posts is the number of posts a comments run commented on.
+	Posts int
+	// Requested is the number of items a media download asked for.
+	Requested int
+	Warnings  []string
+	// TimeSaved is the estimated work a person would have spent.
+	TimeSaved time.Duration
+}
+
+// Removed counts what a deletion removed.
+type Removed struct {
+	Posts, Terms, Users, Comments, Media int
+	// RelatedPosts counts the related posts removed, per post type.
+	RelatedPosts map[string]int
+	// Trashed is set when posts or comments went to the host's trash
+	// instead of being deleted.
+	Trashed bool
 }

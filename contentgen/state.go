@@ -5,35 +5,38 @@ import (
 	"sync"
 )
 
-// StateStore persists the service's own small state: settings, time-saved
-// counters and the like, each as one JSON value under a key. Implementations
-// must be safe for concurrent use and honour ctx.
+// StateStore persists the service's own small state: settings, AI keys,
+// time-saved counters and caches, each as one JSON value under a key.
+// Implementations must be safe for concurrent use and honour ctx: when ctx
+// is done they return ctx.Err() (possibly wrapped) and change nothing.
 type StateStore interface {
 	// Load returns the value stored under key, or nil and no error when
-	// there is none.
+	// there is none. The returned slice is the caller's.
 	Load(ctx context.Context, key string) ([]byte, error)
-	// Save stores value under key, replacing any previous value.
-	Save(ctx context.Context, key string, value []byte) error
+	// Update replaces the value under key with fn's result, atomically:
+	// fn receives the current value (nil when there is none) and no other
+	// Update of the same key, in this process or in another one sharing
+	// the store, can change the value between that read and the write.
+	// When fn returns an error nothing is written and Update returns it.
+	// fn may run more than once (a SQL store retries on a serialisation
+	// failure), so it must not have side effects beyond its result.
+	Update(ctx context.Context, key string, fn func(old []byte) ([]byte, error)) error
 }
 
-// MemState is an in-memory StateStore.
-type MemState struct {
-	mu sync.RWMutex
+// memState is the in-memory StateStore used when Config.State is nil.
+type memState struct {
+	mu sync.Mutex
 	m  map[string][]byte
 }
 
-var _ StateStore = (*MemState)(nil)
+func newMemState() *memState { return &memState{m: map[string][]byte{}} }
 
-// NewMemState returns an empty MemState.
-func NewMemState() *MemState { return &MemState{m: map[string][]byte{}} }
-
-// Load implements StateStore.
-func (s *MemState) Load(ctx context.Context, key string) ([]byte, error) {
+func (s *memState) Load(ctx context.Context, key string) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	v, ok := s.m[key]
 	if !ok {
 		return nil, nil
@@ -41,13 +44,27 @@ func (s *MemState) Load(ctx context.Context, key string) ([]byte, error) {
 	return append([]byte(nil), v...), nil
 }
 
-// Save implements StateStore.
-func (s *MemState) Save(ctx context.Context, key string, value []byte) error {
+func (s *memState) Update(ctx context.Context, key string, fn func(old []byte) ([]byte, error)) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.m[key] = append([]byte(nil), value...)
+	var old []byte
+	if v, ok := s.m[key]; ok {
+		old = append([]byte(nil), v...)
+	}
+	v, err := fn(old)
+	if err != nil {
+		return err
+	}
+	s.m[key] = append([]byte(nil), v...)
 	return nil
+}
+
+// stateSaver adapts a StateStore to the Load/Save store of the AI cache.
+type stateSaver struct{ StateStore }
+
+func (s stateSaver) Save(ctx context.Context, key string, value []byte) error {
+	return s.Update(ctx, key, func([]byte) ([]byte, error) { return value, nil })
 }

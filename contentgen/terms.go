@@ -59,6 +59,27 @@ func (tp *termPlan) assign(rn *run, few bool) map[string][]int64 {
 	return out
 }
 
+// prune drops terms deleted meanwhile from the pools.
+func (tp *termPlan) prune(ctx context.Context, g *Generator) error {
+	if tp == nil {
+		return nil
+	}
+	for _, t := range tp.taxes {
+		live, err := g.existing(ctx, KindTerm, t.pool)
+		if err != nil {
+			return err
+		}
+		kept := t.pool[:0]
+		for _, id := range t.pool {
+			if live[id] {
+				kept = append(kept, id)
+			}
+		}
+		t.pool = kept
+	}
+	return nil
+}
+
 // checkTaxonomyConfig validates a taxonomy_config against the post type.
 func (g *Generator) checkTaxonomyConfig(ctx context.Context, pt PostType, cfg templates.TaxonomyConfig) error {
 	for slug, s := range cfg {
@@ -69,7 +90,7 @@ func (g *Generator) checkTaxonomyConfig(ctx context.Context, pt PostType, cfg te
 		if !contains(pt.Taxonomies, slug) {
 			return invalid(param, "%s: taxonomy %q is not registered for post type %q", param, slug, pt.Name)
 		}
-		if _, err := enumParam(s.Mode, "", param+".mode", templates.ModeNone, templates.ModeChoose, templates.ModeCreate); err != nil || s.Mode == "" {
+		if !slices.Contains([]string{templates.ModeNone, templates.ModeChoose, templates.ModeCreate}, s.Mode) {
 			return invalid(param+".mode", "%s.mode must be one of none, choose, create", param)
 		}
 		lo, hi := termCounts(s)
@@ -83,7 +104,7 @@ func (g *Generator) checkTaxonomyConfig(ctx context.Context, pt PostType, cfg te
 			if len(s.TermIDs) == 0 {
 				return invalid(param+".term_ids", "%s.term_ids must list at least one term in choose mode", param)
 			}
-			found, err := g.host.Terms(ctx, TermQuery{IDs: s.TermIDs, Taxonomies: []string{slug}})
+			found, err := g.host.Terms(ctx, TermQuery{IDs: OnlyIDs(s.TermIDs...), Taxonomies: []string{slug}})
 			if err != nil {
 				return failed(err, "reading terms")
 			}
@@ -143,7 +164,7 @@ func (g *Generator) prepareTerms(ctx context.Context, rn *run, p *postsPlan, mad
 			// A saved template may name terms deleted since; use those
 			// that still exist.
 			want := dedupeIDs(setting.TermIDs)
-			found, err := g.host.Terms(ctx, TermQuery{IDs: want, Taxonomies: []string{slug}})
+			found, err := g.host.Terms(ctx, TermQuery{IDs: OnlyIDs(want...), Taxonomies: []string{slug}})
 			if err != nil {
 				return nil, failed(err, "reading terms")
 			}
@@ -242,10 +263,11 @@ type termNamer struct {
 	used map[string]bool
 }
 
-func (g *Generator) newTermNamer(ctx context.Context, taxonomy string) (*termNamer, error) {
-	terms, err := g.host.Terms(ctx, TermQuery{Taxonomies: []string{taxonomy}})
+// newTermNamer reads the names and slugs in use in a taxonomy through h.
+func newTermNamer(ctx context.Context, h Host, taxonomy string) (*termNamer, error) {
+	terms, err := h.Terms(ctx, TermQuery{Taxonomies: []string{taxonomy}})
 	if err != nil {
-		return nil, failed(err, "listing terms")
+		return nil, err
 	}
 	n := &termNamer{used: make(map[string]bool, len(terms))}
 	for _, t := range terms {
@@ -274,37 +296,60 @@ func (n *termNamer) name(w *locales.Writer) (string, string) {
 	}
 }
 
-// createTerms creates n tracked terms under parent in one batch.
+// createTerms creates n tracked terms under parent.
 func (g *Generator) createTerms(ctx context.Context, rn *run, tax Taxonomy, n int, parent int64, meta map[string]any) ([]int64, error) {
-	namer, err := g.newTermNamer(ctx, tax.Name)
-	if err != nil {
-		return nil, err
-	}
 	parents := make([]int64, n)
 	for i := range parents {
 		parents[i] = parent
 	}
-	return g.createTermBatch(ctx, rn, tax, namer, parents, meta)
+	var all []int64
+	err := chunks(n, g.cfg.BatchSize, func(lo, hi int) error {
+		ids, err := g.createTermBatch(ctx, rn, tax, parents[lo:hi], meta)
+		all = append(all, ids...)
+		return err
+	})
+	return all, err
 }
 
-// createTermBatch creates one term per entry of parents, tracked.
-func (g *Generator) createTermBatch(ctx context.Context, rn *run, tax Taxonomy, namer *termNamer, parents []int64, meta map[string]any) ([]int64, error) {
+// createTermBatch creates one tracked term per entry of parents in one
+// write. Names are unique against the terms read in the write; a clash
+// with a term made meanwhile is retried with new names.
+func (g *Generator) createTermBatch(ctx context.Context, rn *run, tax Taxonomy, parents []int64, meta map[string]any) ([]int64, error) {
 	if len(parents) == 0 {
 		return nil, nil
 	}
-	terms := make([]Term, len(parents))
-	for i, parent := range parents {
-		name, slug := namer.name(rn.w)
-		terms[i] = Term{Taxonomy: tax.Name, Name: name, Slug: slug, ParentID: parent, Meta: trackMeta(0)}
-		if rn.percent(40) {
-			terms[i].Description = rn.w.Sentence(8, 16)
+	parents = slices.Clone(parents)
+	return g.writeTracked(ctx, batchWrite{kind: KindTerm, plan: func(ctx context.Context, attempt int) error {
+		if attempt == 0 {
+			return nil
 		}
-	}
-	var ids []int64
-	err := g.withTx(ctx, func(ctx context.Context, h Host) error {
-		var err error
-		if ids, err = h.CreateTerms(ctx, terms); err != nil {
-			return failed(err, "creating terms")
+		// A parent deleted meanwhile: its children go to the top level.
+		live, err := g.existing(ctx, KindTerm, parents)
+		if err != nil {
+			return err
+		}
+		for i, p := range parents {
+			if !live[p] {
+				parents[i] = 0
+			}
+		}
+		return nil
+	}, write: func(ctx context.Context, h Host) ([]int64, []history.Entry, error) {
+		namer, err := newTermNamer(ctx, h, tax.Name)
+		if err != nil {
+			return nil, nil, err
+		}
+		terms := make([]Term, len(parents))
+		for i, parent := range parents {
+			name, slug := namer.name(rn.w)
+			terms[i] = Term{Taxonomy: tax.Name, Name: name, Slug: slug, ParentID: parent, Meta: trackMeta(0)}
+			if rn.percent(40) {
+				terms[i].Description = rn.w.Sentence(8, 16)
+			}
+		}
+		ids, err := h.CreateTerms(ctx, terms)
+		if err != nil {
+			return nil, nil, err
 		}
 		entries := make([]history.Entry, len(ids))
 		for i, id := range ids {
@@ -312,21 +357,15 @@ func (g *Generator) createTermBatch(ctx context.Context, rn *run, tax Taxonomy, 
 			for k, v := range meta {
 				m[k] = v
 			}
-			entries[i] = history.Entry{ContentType: history.TypeTerm, ContentID: id, ContentSubtype: tax.Name, Meta: m}
+			entries[i] = history.Entry{ContentType: history.TypeTerm, ContentID: id, ContentSubtype: tax.Name, CreatedAt: rn.now, Meta: m}
 		}
-		return g.record(ctx, entries, func(ctx context.Context) error {
-			if _, ok := g.host.(Transactor); ok {
-				return nil
-			}
-			return g.host.DeleteTerms(ctx, ids)
-		})
-	})
-	return ids, err
+		return ids, entries, nil
+	}})
 }
 
 // GenerateTerms creates taxonomy terms, flat or as a tree.
-func (g *Generator) GenerateTerms(ctx context.Context, req TermsRequest) (*ItemsResult, error) {
-	settings, err := g.Settings(ctx)
+func (g *Generator) GenerateTerms(ctx context.Context, req TermsRequest) (*Result, error) {
+	s, err := g.settings.load(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -338,70 +377,55 @@ func (g *Generator) GenerateTerms(ctx context.Context, req TermsRequest) (*Items
 	if err != nil {
 		return nil, err
 	}
-	count, err := countParam(req.Count, settings.DefaultTermCount, g.maxCount)
+	v := validator{}
+	count := v.count(req.Count, s.DefaultTermCount, g.cfg.MaxCount)
+	depth := v.intIn("depth", req.Depth, 3, 1, 5)
+	breadth := v.intIn("breadth", req.Breadth, 3, 1, 10)
+	if v.err != nil {
+		return nil, v.err
+	}
+	rn, err := g.newRun(ctx, s, req.Seed, req.Locale, nil)
 	if err != nil {
 		return nil, err
 	}
-	depth, err := intParam(req.Depth, 3, 1, 5, "depth")
-	if err != nil {
-		return nil, err
-	}
-	breadth, err := intParam(req.Breadth, 3, 1, 10, "breadth")
-	if err != nil {
-		return nil, err
-	}
-	rn, err := g.newRun(ctx, req.Seed, req.Locale, nil)
-	if err != nil {
-		return nil, err
-	}
-	res := &ItemsResult{IDs: []int64{}}
+	res := &Result{IDs: []int64{}}
+	var work tally
+	defer func() { res.TimeSaved = g.addTimeSaved(ctx, work) }()
 	if req.DeleteExisting {
-		n, err := g.deleteGenerated(ctx, KindTerm, deleteScope{subtypes: []string{tax.Name}}, true)
+		if res.Deleted, err = g.deleteGenerated(ctx, KindTerm, deleteScope{subtypes: []string{tax.Name}}, true); err != nil {
+			return nil, err
+		}
+	}
+	meta := map[string]any{"origin": "terms"}
+	if !req.GenerateHierarchy || !tax.Hierarchical {
+		ids, err := g.createTerms(ctx, rn, tax, count, 0, meta)
+		res.IDs = append(res.IDs, ids...)
+		work.terms += len(ids)
 		if err != nil {
 			return nil, err
 		}
-		res.DeletedCount = n
+		return res, nil
 	}
-	namer, err := g.newTermNamer(ctx, tax.Name)
-	if err != nil {
-		return nil, err
-	}
-	meta := map[string]any{"origin": "terms"}
-	if req.GenerateHierarchy && tax.Hierarchical {
-		level := []int64{0}
-		for d := 1; d <= depth; d++ {
-			parents := make([]int64, 0, len(level)*breadth)
-			for _, parent := range level {
-				for b := 0; b < breadth; b++ {
-					parents = append(parents, parent)
-				}
+	level := []int64{0}
+	for d := 1; d <= depth; d++ {
+		parents := make([]int64, 0, len(level)*breadth)
+		for _, parent := range level {
+			for b := 0; b < breadth; b++ {
+				parents = append(parents, parent)
 			}
-			var next []int64
-			err := chunks(len(parents), max(g.batch, breadth), func(lo, hi int) error {
-				ids, err := g.createTermBatch(ctx, rn, tax, namer, parents[lo:hi], meta)
-				next = append(next, ids...)
-				res.IDs = append(res.IDs, ids...)
-				return err
-			})
-			if err != nil {
-				return nil, err
-			}
-			level = next
 		}
-	} else {
-		parents := make([]int64, count)
-		err := chunks(count, g.batch, func(lo, hi int) error {
-			ids, err := g.createTermBatch(ctx, rn, tax, namer, parents[lo:hi], meta)
+		var next []int64
+		err := chunks(len(parents), max(g.cfg.BatchSize, breadth), func(lo, hi int) error {
+			ids, err := g.createTermBatch(ctx, rn, tax, parents[lo:hi], meta)
+			next = append(next, ids...)
 			res.IDs = append(res.IDs, ids...)
+			work.terms += len(ids)
 			return err
 		})
 		if err != nil {
 			return nil, err
 		}
+		level = next
 	}
-	res.Count = len(res.IDs)
-	res.Success = true
-	res.TimeSaved = g.addTimeSaved(ctx, KindTerm, int64(res.Count)*secondsTerm)
-	res.Message = g.messagesFor(ctx, settings).TermsGenerated(res.Count, tax.Name)
 	return res, nil
 }

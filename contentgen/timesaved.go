@@ -3,21 +3,31 @@ package contentgen
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"math"
-	"strconv"
-	"strings"
 	"time"
 )
 
-// Per-item estimates of the work a person would spend, in seconds.
+// Estimates of the work a person would spend per item.
 const (
-	secondsPostBasic = 180 // 3 minutes
-	secondsPostRich  = 480 // 8 minutes: with image and custom fields
-	secondsTerm      = 90  // 1.5 minutes
-	secondsUser      = 150 // 2.5 minutes
-	secondsComment   = 30  // 0.5 minutes
+	PostBasicWork = 3 * time.Minute
+	// PostRichWork is a post with a featured image or custom fields.
+	PostRichWork = 8 * time.Minute
+	TermWork     = 90 * time.Second
+	UserWork     = 150 * time.Second
+	CommentWork  = 30 * time.Second
 )
+
+// tally counts what a run made, for the time-saved counters.
+type tally struct {
+	basicPosts, richPosts, terms, users, comments int
+}
+
+func (t tally) posts() time.Duration {
+	return time.Duration(t.basicPosts)*PostBasicWork + time.Duration(t.richPosts)*PostRichWork
+}
+
+func (t tally) total() time.Duration {
+	return t.posts() + time.Duration(t.terms)*TermWork + time.Duration(t.users)*UserWork + time.Duration(t.comments)*CommentWork
+}
 
 // timeCounters is the persisted time-saved state.
 type timeCounters struct {
@@ -28,170 +38,75 @@ type timeCounters struct {
 	LastUpdated    time.Time `json:"last_updated"`
 }
 
-// Duration is a time-saved value object.
-type Duration struct {
-	Hours          int    `json:"hours"`
-	Minutes        int    `json:"minutes"`
-	Seconds        int    `json:"seconds"`
-	TotalSeconds   int64  `json:"total_seconds"`
-	Formatted      string `json:"formatted"`
-	FormattedShort string `json:"formatted_short"`
+const stateTimeSaved = "time_saved"
+
+// TimeSaved is the estimated work generation has saved so far.
+type TimeSaved struct {
+	Posts, Terms, Users, Comments time.Duration
+	// HourlyRate is the hourly_rate setting the money is valued at.
+	HourlyRate float64
+	// LastUpdated is when a run last added to the counters; zero before
+	// anything was generated.
+	LastUpdated time.Time
 }
 
-// NewDuration splits a number of seconds into a Duration.
-func NewDuration(total int64) Duration {
-	if total < 0 {
-		total = 0
+// addTimeSaved adds what a run made to the counters in one atomic update
+// and returns the run's estimate. A failure is logged: it never fails the
+// run whose content exists.
+func (g *Generator) addTimeSaved(ctx context.Context, t tally) time.Duration {
+	total := t.total()
+	if total == 0 {
+		return 0
 	}
-	d := Duration{
-		Hours:        int(total / 3600),
-		Minutes:      int(total % 3600 / 60),
-		Seconds:      int(total % 60),
-		TotalSeconds: total,
-	}
-	d.Formatted = formatDuration(d)
-	switch {
-	case d.Hours > 0:
-		d.FormattedShort = fmt.Sprintf("%dh %dm", d.Hours, d.Minutes)
-	case d.Minutes > 0:
-		d.FormattedShort = fmt.Sprintf("%dm", d.Minutes)
-	default:
-		d.FormattedShort = fmt.Sprintf("%ds", d.Seconds)
-	}
-	return d
-}
-
-func plural(n int, unit string) string {
-	if n == 1 {
-		return "1 " + unit
-	}
-	return strconv.Itoa(n) + " " + unit + "s"
-}
-
-func formatDuration(d Duration) string {
-	var parts []string
-	if d.Hours > 0 {
-		parts = append(parts, plural(d.Hours, "hour"))
-	}
-	if d.Minutes > 0 {
-		parts = append(parts, plural(d.Minutes, "minute"))
-	}
-	if len(parts) == 0 {
-		return plural(d.Seconds, "second")
-	}
-	return strings.Join(parts, " ")
-}
-
-// TimeSavings is the report of GET /time-saved.
-type TimeSavings struct {
-	Total              Duration            `json:"total"`
-	ByType             map[string]Duration `json:"by_type"`
-	WorkDaysEquivalent float64             `json:"work_days_equivalent"`
-	MoneySaved         MoneySaved          `json:"money_saved"`
-	// LastUpdated is a timestamp, or nil before anything was generated.
-	LastUpdated      *string           `json:"last_updated"`
-	EstimatesBasedOn map[string]string `json:"estimates_based_on"`
-}
-
-// MoneySaved values the time saved at the hourly rate.
-type MoneySaved struct {
-	Amount     float64 `json:"amount"`
-	Currency   string  `json:"currency"`
-	HourlyRate float64 `json:"hourly_rate"`
-}
-
-// addTimeSaved adds the estimate of a run to the counters and returns the
-// run's formatted estimate.
-func (g *Generator) addTimeSaved(ctx context.Context, kind ObjectKind, seconds int64) string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	c, err := g.loadCounters(ctx)
-	if err == nil {
-		switch kind {
-		case KindPost:
-			c.PostSeconds += seconds
-		case KindTerm:
-			c.TermSeconds += seconds
-		case KindUser:
-			c.UserSeconds += seconds
-		case KindComment:
-			c.CommentSeconds += seconds
+	now := g.now()
+	err := g.cfg.State.Update(context.WithoutCancel(ctx), stateTimeSaved, func(old []byte) ([]byte, error) {
+		var c timeCounters
+		if old != nil {
+			if err := json.Unmarshal(old, &c); err != nil {
+				return nil, err
+			}
 		}
-		c.LastUpdated = g.now()
-		err = g.saveCounters(ctx, c)
-	}
+		c.PostSeconds += int64(t.posts() / time.Second)
+		c.TermSeconds += int64(time.Duration(t.terms) * TermWork / time.Second)
+		c.UserSeconds += int64(time.Duration(t.users) * UserWork / time.Second)
+		c.CommentSeconds += int64(time.Duration(t.comments) * CommentWork / time.Second)
+		c.LastUpdated = now
+		return json.Marshal(c)
+	})
 	if err != nil {
 		g.log.Warn("contentgen: time saved not recorded", "err", err)
 	}
-	return NewDuration(seconds).Formatted
-}
-
-func (g *Generator) loadCounters(ctx context.Context) (timeCounters, error) {
-	var c timeCounters
-	raw, err := g.state.Load(ctx, stateTimeSaved)
-	if err != nil || raw == nil {
-		return c, err
-	}
-	return c, json.Unmarshal(raw, &c)
-}
-
-func (g *Generator) saveCounters(ctx context.Context, c timeCounters) error {
-	raw, err := json.Marshal(c)
-	if err != nil {
-		return err
-	}
-	return g.state.Save(ctx, stateTimeSaved, raw)
+	return total
 }
 
 // TimeSaved reports the time saved so far.
-func (g *Generator) TimeSaved(ctx context.Context) (TimeSavings, error) {
-	g.mu.Lock()
-	c, err := g.loadCounters(ctx)
-	var s Settings
-	if err == nil {
-		s, err = g.loadSettings(ctx)
-	}
-	g.mu.Unlock()
+func (g *Generator) TimeSaved(ctx context.Context) (TimeSaved, error) {
+	var c timeCounters
+	raw, err := g.cfg.State.Load(ctx, stateTimeSaved)
 	if err != nil {
-		return TimeSavings{}, err
+		return TimeSaved{}, internal(err, "reading the time saved")
 	}
-	total := c.PostSeconds + c.TermSeconds + c.UserSeconds + c.CommentSeconds
-	hours := float64(total) / 3600
-	ts := TimeSavings{
-		Total: NewDuration(total),
-		ByType: map[string]Duration{
-			"posts":    NewDuration(c.PostSeconds),
-			"terms":    NewDuration(c.TermSeconds),
-			"users":    NewDuration(c.UserSeconds),
-			"comments": NewDuration(c.CommentSeconds),
-		},
-		WorkDaysEquivalent: math.Round(hours/8*100) / 100,
-		MoneySaved: MoneySaved{
-			Amount:     math.Round(hours*s.HourlyRate*100) / 100,
-			Currency:   "USD",
-			HourlyRate: s.HourlyRate,
-		},
-		EstimatesBasedOn: map[string]string{
-			"post_basic":                 "3 minutes",
-			"post_with_image_and_fields": "8 minutes",
-			"term":                       "1.5 minutes",
-			"user":                       "2.5 minutes",
-			"comment":                    "0.5 minutes",
-		},
+	if raw != nil {
+		if err := json.Unmarshal(raw, &c); err != nil {
+			return TimeSaved{}, internal(err, "decoding the time saved")
+		}
 	}
-	if !c.LastUpdated.IsZero() {
-		t := Timestamp(c.LastUpdated)
-		ts.LastUpdated = &t
+	s, err := g.settings.load(ctx)
+	if err != nil {
+		return TimeSaved{}, err
 	}
-	return ts, nil
+	return TimeSaved{
+		Posts:       time.Duration(c.PostSeconds) * time.Second,
+		Terms:       time.Duration(c.TermSeconds) * time.Second,
+		Users:       time.Duration(c.UserSeconds) * time.Second,
+		Comments:    time.Duration(c.CommentSeconds) * time.Second,
+		HourlyRate:  s.HourlyRate,
+		LastUpdated: c.LastUpdated,
+	}, nil
 }
 
 // ResetTimeSaved sets every time-saved counter to zero.
 func (g *Generator) ResetTimeSaved(ctx context.Context) error {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.saveCounters(ctx, timeCounters{})
+	err := g.cfg.State.Update(ctx, stateTimeSaved, func([]byte) ([]byte, error) { return json.Marshal(timeCounters{}) })
+	return internal(err, "resetting the time saved")
 }
-
-// Timestamp formats t the way records carry timestamps: "YYYY-MM-DD HH:MM:SS".
-func Timestamp(t time.Time) string { return t.Format(time.DateTime) }

@@ -61,16 +61,6 @@ type PostType struct {
 	Count map[string]int
 }
 
-// SupportsFeature reports whether the post type supports feature.
-func (pt *PostType) SupportsFeature(feature string) bool {
-	for _, f := range pt.Supports {
-		if f == feature {
-			return true
-		}
-	}
-	return false
-}
-
 // Taxonomy is a registered taxonomy.
 type Taxonomy struct {
 	Name         string
@@ -182,16 +172,6 @@ type MediaSize struct {
 	// Data is the encoded rendition, read only by MediaStorer.StoreMedia,
 	// which stores it, sets URL and does not keep Data in the record.
 	Data []byte
-}
-
-// Size returns the rendition called name, if the item has one.
-func (m *Media) Size(name string) (MediaSize, bool) {
-	for _, s := range m.Sizes {
-		if s.Name == name {
-			return s, true
-		}
-	}
-	return MediaSize{}, false
 }
 
 // ObjectKind names the kind of a host object for meta and existence calls.

@@ -18,15 +18,15 @@ const (
 	TypeMedia   = "media"
 )
 
-// Types lists every content type in the order the API reports them.
-var Types = []string{TypePost, TypeTerm, TypeUser, TypeComment, TypeMedia}
+// Types returns every content type in the order the API reports them. The
+// slice is new on every call.
+func Types() []string { return []string{TypePost, TypeTerm, TypeUser, TypeComment, TypeMedia} }
 
 // ValidType reports whether t is one of Types.
 func ValidType(t string) bool {
-	for _, v := range Types {
-		if v == t {
-			return true
-		}
+	switch t {
+	case TypePost, TypeTerm, TypeUser, TypeComment, TypeMedia:
+		return true
 	}
 	return false
 }

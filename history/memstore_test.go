@@ -191,7 +191,7 @@ func listStore(b *testing.B) (*history.MemStore, history.Filter) {
 	s := history.NewMemStore(nil)
 	entries := benchEntries(10_000)
 	for i := range entries {
-		entries[i].ContentType = history.Types[i%len(history.Types)]
+		entries[i].ContentType = history.Types()[i%len(history.Types())]
 		entries[i].CreatedAt = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Minute)
 	}
 	if err := s.Add(b.Context(), entries); err != nil {

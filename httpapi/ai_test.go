@@ -15,6 +15,7 @@ import (
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/contentgen/addons"
 	"github.com/contentgen/contentgen/contentgen/license"
+	"github.com/contentgen/contentgen/contentgen/memhost"
 	"github.com/contentgen/contentgen/contentgen/secrets"
 	"github.com/contentgen/contentgen/httpapi"
 	"github.com/contentgen/contentgen/providers/ai"
@@ -43,12 +44,12 @@ func TestAISettings(t *testing.T) {
 	models := fakeModels(t, good)
 	kr, err := secrets.NewKeyringFromKey(secrets.GenerateKey())
 	require.NoError(t, err)
-	state := contentgen.NewMemState()
+	state := memhost.NewStateStore()
 	e := newEnvWith(t, func(c *contentgen.Config) {
 		c.State = state
-		c.AI = &contentgen.AIConfig{Keyring: kr, Providers: map[string]ai.Options{
+		c.AIKeyring, c.AIProviders = kr, map[string]ai.Options{
 			ai.SlugOne: {BaseURL: models.URL, Model: "model-small", Timeout: 2 * time.Second},
-		}}
+		}
 	}, nil)
 
 	status, body := e.do("GET", "/settings/ai", nil, asAdmin)

@@ -1,10 +1,12 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync/atomic"
 
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/contentgen/addons"
@@ -60,6 +62,9 @@ type API struct {
 	license  license.LicenseManager
 	addons   *addons.Registry
 	mux      *http.ServeMux
+	// lang is the language of the admin_locale setting last seen, used
+	// for the answers to unauthenticated requests, which read nothing.
+	lang atomic.Pointer[string]
 }
 
 // New returns the API for g.
@@ -98,6 +103,7 @@ func New(g *contentgen.Generator, opts *Options) (*API, error) {
 	if a.realm == "" {
 		a.realm = "contentgen"
 	}
+	a.messages(context.Background())
 	a.routes()
 	a.aiRoutes()
 	a.mediaRoutes()
@@ -133,16 +139,16 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p, err := a.auth.Authenticate(r)
 	switch {
 	case errors.Is(err, ErrBadCredentials):
-		a.writeError(w, r, contentgen.Errorf(contentgen.CodeNotLoggedIn, "", "%s", a.g.Messages(r.Context()).BadCredentials()))
+		a.writeError(w, r, contentgen.Errorf(contentgen.CodeNotLoggedIn, "", "%s", a.lastMessages().BadCredentials()))
 		return
 	case err != nil:
 		a.writeError(w, r, err)
 		return
 	case p == nil:
-		a.writeError(w, r, contentgen.Errorf(contentgen.CodeNotLoggedIn, "", "%s", a.g.Messages(r.Context()).NotLoggedIn()))
+		a.writeError(w, r, contentgen.Errorf(contentgen.CodeNotLoggedIn, "", "%s", a.lastMessages().NotLoggedIn()))
 		return
 	case !p.Can(contentgen.ManageOptions):
-		a.writeError(w, r, contentgen.Errorf(contentgen.CodeForbidden, "", "%s", a.g.Messages(r.Context()).Forbidden()))
+		a.writeError(w, r, contentgen.Errorf(contentgen.CodeForbidden, "", "%s", a.lastMessages().Forbidden()))
 		return
 	}
 	r = r.WithContext(withPrincipal(r.Context(), p))
@@ -169,5 +175,5 @@ func (a *API) noRoute(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, contentgen.Errorf(codeMethodNotAllowed, "", "Method %s is not allowed here; use %s.", r.Method, strings.Join(allowed, " or ")))
 		return
 	}
-	a.writeError(w, r, contentgen.Errorf(contentgen.CodeNotFound, "", "%s", a.g.Messages(r.Context()).NoRoute()))
+	a.writeError(w, r, contentgen.Errorf(contentgen.CodeNotFound, "", "%s", a.messages(r.Context()).NoRoute()))
 }

@@ -87,7 +87,7 @@ func (d genDirectory) Lookup(ctx context.Context, login string) (*Principal, err
 	if len(users) == 0 {
 		return nil, ErrBadCredentials
 	}
-	roles, err := d.g.Roles(ctx)
+	roles, err := d.g.Host().Roles(ctx)
 	if err != nil {
 		return nil, err
 	}

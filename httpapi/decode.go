@@ -146,6 +146,19 @@ func (q *query) int64Ptr(name string) *int64 {
 	return &n
 }
 
+// intIn parses an optional integer parameter in lo..hi with a default.
+func (q *query) intIn(name string, def, lo, hi int) int {
+	v := q.intPtr(name)
+	if v == nil {
+		return def
+	}
+	if *v < lo || *v > hi {
+		q.fail(paramError(name, "%s must be between %d and %d, got %d", name, lo, hi, *v))
+		return def
+	}
+	return *v
+}
+
 // boolean parses an optional boolean parameter with a default.
 func (q *query) boolean(name string, def bool) bool {
 	s := strings.ToLower(q.str(name))

@@ -43,7 +43,7 @@ func TestGeneratePosts(t *testing.T) {
 	require.GreaterOrEqual(t, body["auto_created"].(map[string]any)["comments"], float64(4))
 
 	for _, id := range body["ids"].([]any) {
-		posts, err := e.host.Posts(context.Background(), contentgen.PostQuery{IDs: []int64{int64(id.(float64))}})
+		posts, err := e.host.Posts(context.Background(), contentgen.PostQuery{IDs: contentgen.OnlyIDs(int64(id.(float64)))})
 		require.NoError(t, err)
 		require.Len(t, posts, 1)
 		require.Equal(t, "draft", posts[0].Status)
@@ -101,9 +101,9 @@ func TestBadInput(t *testing.T) {
 			require.Len(t, body, 3, "error envelope is {success, code, message}")
 		})
 	}
-	page, err := e.gen.History(context.Background(), contentgen.HistoryQuery{})
+	_, total, err := e.gen.History(context.Background(), contentgen.HistoryQuery{})
 	require.NoError(t, err)
-	require.Zero(t, page.Total, "rejected requests must not write anything")
+	require.Zero(t, total, "rejected requests must not write anything")
 }
 
 func TestUnknownRoutes(t *testing.T) {
@@ -237,7 +237,7 @@ func TestHistoryEndpoints(t *testing.T) {
 	status, body = e.do("DELETE", "/history/"+id, nil, asAdmin)
 	require.Equal(t, http.StatusOK, status, body)
 	require.Equal(t, map[string]any{"success": true, "message": body["message"], "entry_deleted": true, "content_deleted": true}, body)
-	posts, err := e.host.Posts(context.Background(), contentgen.PostQuery{IDs: []int64{contentID}})
+	posts, err := e.host.Posts(context.Background(), contentgen.PostQuery{IDs: contentgen.OnlyIDs(contentID)})
 	require.NoError(t, err)
 	require.Empty(t, posts)
 

@@ -18,10 +18,17 @@ var statusOf = map[contentgen.Code]int{
 	contentgen.CodeForbidden:        http.StatusForbidden,
 	contentgen.CodeNotFound:         http.StatusNotFound,
 	contentgen.CodeGenerationFailed: http.StatusInternalServerError,
+	contentgen.CodeConflict:         http.StatusConflict,
+	contentgen.CodeTooLarge:         http.StatusRequestEntityTooLarge,
+	contentgen.CodeUnsupportedType:  http.StatusUnsupportedMediaType,
+	contentgen.CodeUnavailable:      http.StatusServiceUnavailable,
+	contentgen.CodeNoFile:           http.StatusBadRequest,
+	contentgen.CodePartialUpload:    http.StatusBadRequest,
+	contentgen.CodeWriteFailed:      http.StatusInternalServerError,
+	contentgen.CodeInternal:         http.StatusInternalServerError,
 	codeMethodNotAllowed:            http.StatusMethodNotAllowed,
 	codeTooLarge:                    http.StatusRequestEntityTooLarge,
 	codeCanceled:                    499,
-	codeUnavailable:                 http.StatusServiceUnavailable,
 }
 
 // Codes of the HTTP layer itself.
@@ -29,7 +36,7 @@ const (
 	codeMethodNotAllowed contentgen.Code = "method_not_allowed"
 	codeTooLarge         contentgen.Code = "request_too_large"
 	codeCanceled         contentgen.Code = "request_canceled"
-	codeUnavailable      contentgen.Code = "not_configured"
+	codeUnavailable                      = contentgen.CodeUnavailable
 )
 
 // errorBody is the error envelope.

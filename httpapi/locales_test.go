@@ -56,7 +56,7 @@ func TestGenerateInLocaleOverHTTP(t *testing.T) {
 	ids := body["ids"].([]any)
 	require.Len(t, ids, 3)
 	for _, id := range ids {
-		posts, err := e.host.Posts(context.Background(), contentgen.PostQuery{IDs: []int64{int64(id.(float64))}})
+		posts, err := e.host.Posts(context.Background(), contentgen.PostQuery{IDs: contentgen.OnlyIDs(int64(id.(float64)))})
 		require.NoError(t, err)
 		require.Regexp(t, `\b(der|die|das|dem|den|ein|eine|einen|jeder|jede|jedes)\b`, posts[0].Content)
 		require.NotRegexp(t, `\b(the|with|every|their)\b`, posts[0].Content)

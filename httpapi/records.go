@@ -101,7 +101,7 @@ func newUserRecord(u *contentgen.User) userRecord {
 	return userRecord{
 		ID: u.ID, Login: u.Login, DisplayName: u.DisplayName, Email: u.Email,
 		FirstName: u.FirstName, LastName: u.LastName, URL: u.URL, Roles: nonNil(u.Roles),
-		Registered: contentgen.Timestamp(u.Registered), IsGenerated: u.Meta.Generated(),
+		Registered: timestamp(u.Registered), IsGenerated: u.Meta.Generated(),
 	}
 }
 

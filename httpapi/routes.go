@@ -1,11 +1,16 @@
 package httpapi
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/history"
+	"github.com/contentgen/contentgen/locales"
 )
 
 func (a *API) routes() {
@@ -58,101 +63,194 @@ func ok(w http.ResponseWriter, v any) error {
 // Generation.
 
 func (a *API) generatePosts(w http.ResponseWriter, r *http.Request) error {
-	var req contentgen.PostsRequest
-	if err := decodeJSON(w, r, a.maxBody, &req); err != nil {
+	var body postsBody
+	if err := decodeJSON(w, r, a.maxBody, &body); err != nil {
 		return err
 	}
-	res, err := a.g.GeneratePosts(r.Context(), req)
+	res, err := a.g.GeneratePosts(r.Context(), body.request())
 	if err != nil {
 		return err
 	}
-	return ok(w, res)
+	return ok(w, newPostsRecord(res, a.messages(r.Context())))
 }
 
 func (a *API) generateTerms(w http.ResponseWriter, r *http.Request) error {
-	var req contentgen.TermsRequest
-	if err := decodeJSON(w, r, a.maxBody, &req); err != nil {
+	var b termsBody
+	if err := decodeJSON(w, r, a.maxBody, &b); err != nil {
 		return err
 	}
-	res, err := a.g.GenerateTerms(r.Context(), req)
+	res, err := a.g.GenerateTerms(r.Context(), contentgen.TermsRequest(b))
 	if err != nil {
 		return err
 	}
-	return ok(w, res)
+	tax := b.Taxonomy
+	if tax == "" {
+		tax = "category"
+	}
+	return ok(w, newItemsRecord(res, a.messages(r.Context()).TermsGenerated(len(res.IDs), tax)))
 }
 
 func (a *API) generateUsers(w http.ResponseWriter, r *http.Request) error {
-	var req contentgen.UsersRequest
-	if err := decodeJSON(w, r, a.maxBody, &req); err != nil {
+	var b usersBody
+	if err := decodeJSON(w, r, a.maxBody, &b); err != nil {
 		return err
 	}
-	res, err := a.g.GenerateUsers(r.Context(), req)
+	res, err := a.g.GenerateUsers(r.Context(), contentgen.UsersRequest(b))
 	if err != nil {
 		return err
 	}
-	return ok(w, res)
+	return ok(w, newItemsRecord(res, a.messages(r.Context()).UsersGenerated(len(res.IDs))))
 }
 
 func (a *API) generateComments(w http.ResponseWriter, r *http.Request) error {
-	var req contentgen.CommentsRequest
-	if err := decodeJSON(w, r, a.maxBody, &req); err != nil {
+	var b commentsBody
+	if err := decodeJSON(w, r, a.maxBody, &b); err != nil {
 		return err
 	}
-	res, err := a.g.GenerateComments(r.Context(), req)
+	res, err := a.g.GenerateComments(r.Context(), contentgen.CommentsRequest(b))
 	if err != nil {
 		return err
 	}
-	return ok(w, res)
+	return ok(w, newItemsRecord(res, a.messages(r.Context()).CommentsGenerated(len(res.IDs), res.Posts)))
 }
 
 func (a *API) deleteGenerated(w http.ResponseWriter, r *http.Request) error {
-	var req contentgen.DeleteRequest
-	if err := decodeJSON(w, r, a.maxBody, &req); err != nil {
+	var b deleteBody
+	if err := decodeJSON(w, r, a.maxBody, &b); err != nil {
 		return err
 	}
-	res, err := a.g.Delete(r.Context(), req)
+	kind := contentgen.ObjectKind(b.Type)
+	rm, err := a.g.Delete(r.Context(), kind, b.IDs, b.Force)
 	if err != nil {
 		return err
 	}
-	return ok(w, res)
+	n := rm.Posts + rm.Terms + rm.Users + rm.Comments
+	return ok(w, struct {
+		Success bool   `json:"success"`
+		Deleted int    `json:"deleted"`
+		Message string `json:"message"`
+	}{true, n, a.messages(r.Context()).Deleted(n, b.Type, rm.Trashed)})
 }
 
 func (a *API) deletePosts(w http.ResponseWriter, r *http.Request) error {
-	var req contentgen.DeletePostsRequest
-	if err := decodeJSON(w, r, a.maxBody, &req); err != nil {
+	var b deletePostsBody
+	if err := decodeJSON(w, r, a.maxBody, &b); err != nil {
 		return err
 	}
-	res, err := a.g.DeletePosts(r.Context(), req)
+	rm, err := a.g.DeletePosts(r.Context(), contentgen.DeletePostsRequest{
+		PostType: b.PostType, DeleteScope: b.DeleteScope,
+		DeleteRelatedMedia: b.DeleteRelatedMedia, DeleteRelatedTerms: b.DeleteRelatedTerms,
+		DeleteRelatedAuthors: b.DeleteRelatedAuthors, DeleteRelatedComments: b.DeleteRelatedComments,
+		DeleteRelatedPosts: b.DeleteRelatedCPTs,
+	})
 	if err != nil {
 		return err
 	}
-	return ok(w, res)
+	related := 0
+	for _, n := range rm.RelatedPosts {
+		related += n
+	}
+	return ok(w, struct {
+		Success      bool           `json:"success"`
+		DeletedCount int            `json:"deleted_count"`
+		DeletedStats deletedStats   `json:"deleted_stats"`
+		RelatedCPTs  map[string]int `json:"deleted_related_cpts"`
+		Message      string         `json:"message"`
+	}{true, rm.Posts, deletedStats{rm.Posts, rm.Media, rm.Terms, rm.Users}, rm.RelatedPosts,
+		a.messages(r.Context()).PostsDeleted(rm.Posts, rm.Media+rm.Terms+rm.Users+related)})
+}
+
+type deletedStats struct {
+	Posts   int `json:"posts"`
+	Media   int `json:"media"`
+	Terms   int `json:"terms"`
+	Authors int `json:"authors"`
 }
 
 // History and cleanup.
 
+// historyItem is a history entry as the API reports it.
+type historyItem struct {
+	ID             string         `json:"id"`
+	ContentType    string         `json:"content_type"`
+	ContentID      string         `json:"content_id"`
+	ContentSubtype string         `json:"content_subtype"`
+	Meta           map[string]any `json:"meta"`
+	CreatedAt      string         `json:"created_at"`
+	ContentTitle   *string        `json:"content_title"`
+	ContentExists  bool           `json:"content_exists"`
+	TemplateName   *string        `json:"template_name"`
+}
+
 func (a *API) history(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
-	hq := contentgen.HistoryQuery{Type: q.str("type"), Limit: q.intPtr("limit"), Offset: q.intPtr("offset")}
+	hq := contentgen.HistoryQuery{Kind: contentgen.ObjectKind(q.str("type")), Limit: q.intPtr("limit"), Offset: q.intPtr("offset")}
 	if q.err != nil {
 		return q.err
 	}
-	page, err := a.g.History(r.Context(), hq)
+	items, total, err := a.g.History(r.Context(), hq)
 	if err != nil {
 		return err
 	}
-	return ok(w, page)
+	out := make([]historyItem, len(items))
+	for i, it := range items {
+		rec := historyItem{
+			ID: it.ID, ContentType: it.ContentType, ContentID: strconv.FormatInt(it.ContentID, 10),
+			ContentSubtype: it.ContentSubtype, Meta: it.Meta, CreatedAt: timestamp(it.CreatedAt),
+			ContentExists: it.Exists,
+		}
+		if rec.Meta == nil {
+			rec.Meta = map[string]any{}
+		}
+		if it.Exists {
+			title := it.Title
+			rec.ContentTitle = &title
+		}
+		if name := history.MetaString(it.Meta["template_name"]); name != "" {
+			rec.TemplateName = &name
+		}
+		out[i] = rec
+	}
+	return ok(w, struct {
+		Success bool          `json:"success"`
+		History []historyItem `json:"history"`
+		Total   int           `json:"total"`
+	}{true, out, total})
+}
+
+type subtypeCount struct {
+	ContentType    string `json:"content_type"`
+	ContentSubtype string `json:"content_subtype"`
+	Count          string `json:"count"`
+}
+
+type activityCount struct {
+	Date  string `json:"date"`
+	Count string `json:"count"`
 }
 
 func (a *API) historyStats(w http.ResponseWriter, r *http.Request) error {
-	st, err := a.g.HistoryStats(r.Context())
+	st, existing, err := a.g.HistoryStats(r.Context())
 	if err != nil {
 		return err
 	}
+	stats := struct {
+		Total          int             `json:"total"`
+		ByType         map[string]int  `json:"by_type"`
+		BySubtype      []subtypeCount  `json:"by_subtype"`
+		RecentActivity []activityCount `json:"recent_activity"`
+		Existing       map[string]int  `json:"existing"`
+	}{st.Total, st.ByType, make([]subtypeCount, 0, len(st.BySubtype)), make([]activityCount, 0, len(st.Daily)), existing}
+	for _, s := range st.BySubtype {
+		stats.BySubtype = append(stats.BySubtype, subtypeCount{s.ContentType, s.ContentSubtype, strconv.Itoa(s.Count)})
+	}
+	for _, d := range st.Daily {
+		stats.RecentActivity = append(stats.RecentActivity, activityCount{d.Date, strconv.Itoa(d.Count)})
+	}
 	return ok(w, struct {
-		Success bool                     `json:"success"`
-		Stats   *contentgen.HistoryStats `json:"stats"`
-	}{true, st})
+		Success bool `json:"success"`
+		Stats   any  `json:"stats"`
+	}{true, stats})
 }
 
 func (a *API) historyDelete(w http.ResponseWriter, r *http.Request) error {
@@ -171,25 +269,32 @@ func (a *API) historyDelete(w http.ResponseWriter, r *http.Request) error {
 	if body.DeleteContent != nil && !q.has("delete_content") {
 		deleteContent = *body.DeleteContent
 	}
-	res, err := a.g.DeleteHistoryEntry(r.Context(), r.PathValue("id"), deleteContent)
+	id := r.PathValue("id")
+	deleted, err := a.g.DeleteHistoryEntry(r.Context(), id, deleteContent)
+	m := a.messages(r.Context())
+	if errors.Is(err, contentgen.ErrNotFound) {
+		return withoutCode(contentgen.Errorf(contentgen.CodeNotFound, "id", "%s", m.HistoryEntryNotFound(id)))
+	}
 	if err != nil {
-		if contentgen.CodeOf(err) == contentgen.CodeNotFound {
-			return withoutCode(err)
-		}
 		return err
 	}
-	return ok(w, res)
+	return ok(w, struct {
+		Success        bool   `json:"success"`
+		Message        string `json:"message"`
+		EntryDeleted   bool   `json:"entry_deleted"`
+		ContentDeleted bool   `json:"content_deleted"`
+	}{true, m.HistoryEntryDeleted(deleted), true, deleted})
 }
 
 func (a *API) historyClear(w http.ResponseWriter, r *http.Request) error {
 	if err := a.g.ClearHistory(r.Context()); err != nil {
 		return err
 	}
-	return ok(w, success{true, a.g.Messages(r.Context()).HistoryCleared()})
+	return ok(w, success{true, a.messages(r.Context()).HistoryCleared()})
 }
 
 func (a *API) historyCleanup(w http.ResponseWriter, r *http.Request) error {
-	n, err := a.g.CleanupHistory(r.Context())
+	n, err := a.g.PruneHistory(r.Context())
 	if err != nil {
 		return err
 	}
@@ -197,7 +302,7 @@ func (a *API) historyCleanup(w http.ResponseWriter, r *http.Request) error {
 		Success bool   `json:"success"`
 		Cleaned int    `json:"cleaned"`
 		Message string `json:"message"`
-	}{true, n, a.g.Messages(r.Context()).OrphansRemoved(n)})
+	}{true, n, a.messages(r.Context()).OrphansRemoved(n)})
 }
 
 func (a *API) timeSaved(w http.ResponseWriter, r *http.Request) error {
@@ -206,62 +311,73 @@ func (a *API) timeSaved(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return ok(w, struct {
-		Success     bool                   `json:"success"`
-		TimeSavings contentgen.TimeSavings `json:"time_savings"`
-	}{true, ts})
+		Success     bool        `json:"success"`
+		TimeSavings timeSavings `json:"time_savings"`
+	}{true, newTimeSavings(&ts)})
 }
 
 func (a *API) timeSavedReset(w http.ResponseWriter, r *http.Request) error {
 	if err := a.g.ResetTimeSaved(r.Context()); err != nil {
 		return err
 	}
-	return ok(w, success{true, a.g.Messages(r.Context()).TimeSavedReset()})
+	return ok(w, success{true, a.messages(r.Context()).TimeSavedReset()})
 }
 
 func (a *API) cleanupAll(w http.ResponseWriter, r *http.Request) error {
-	res, err := a.g.CleanupAll(r.Context())
+	rm, err := a.g.DeleteAll(r.Context())
 	if err != nil {
 		return err
 	}
-	return ok(w, res)
+	return ok(w, struct {
+		Success bool   `json:"success"`
+		Message string `json:"message"`
+		Stats   struct {
+			Posts int `json:"posts"`
+			Terms int `json:"terms"`
+			Users int `json:"users"`
+			Media int `json:"media"`
+		} `json:"stats"`
+	}{Success: true, Message: a.messages(r.Context()).CleanedUp(rm), Stats: struct {
+		Posts int `json:"posts"`
+		Terms int `json:"terms"`
+		Users int `json:"users"`
+		Media int `json:"media"`
+	}{rm.Posts, rm.Terms, rm.Users, rm.Media}})
 }
 
 // Settings.
 
-type settingsBody struct {
-	General contentgen.Settings   `json:"general"`
-	AI      contentgen.AISettings `json:"ai"`
-}
-
 func (a *API) settings(w http.ResponseWriter, r *http.Request) error {
-	s, err := a.g.Settings(r.Context())
-	if err != nil {
-		return err
-	}
-	ai, err := a.g.AISettings(r.Context())
+	s, err := a.g.Settings().Get(r.Context())
 	if err != nil {
 		return err
 	}
 	return ok(w, struct {
-		Success  bool         `json:"success"`
-		Settings settingsBody `json:"settings"`
-	}{true, settingsBody{s, ai}})
+		Success  bool `json:"success"`
+		Settings struct {
+			General generalSettings `json:"general"`
+			AI      aiSettings      `json:"ai"`
+		} `json:"settings"`
+	}{Success: true, Settings: struct {
+		General generalSettings `json:"general"`
+		AI      aiSettings      `json:"ai"`
+	}{newGeneralSettings(&s), newAISettings(&s)}})
 }
 
 func (a *API) updateSettings(w http.ResponseWriter, r *http.Request) error {
-	var p contentgen.SettingsPatch
-	if err := decodeJSON(w, r, a.maxBody, &p); err != nil {
+	var b settingsBody
+	if err := decodeJSON(w, r, a.maxBody, &b); err != nil {
 		return err
 	}
-	s, err := a.g.UpdateSettings(r.Context(), p)
+	s, err := a.g.Settings().Update(r.Context(), b.patch())
 	if err != nil {
 		return err
 	}
 	return ok(w, struct {
-		Success  bool                `json:"success"`
-		Message  string              `json:"message"`
-		Settings contentgen.Settings `json:"settings"`
-	}{true, a.g.Messages(r.Context()).SettingsSaved(), s})
+		Success  bool            `json:"success"`
+		Message  string          `json:"message"`
+		Settings generalSettings `json:"settings"`
+	}{true, a.messagesOf(r.Context(), s).SettingsSaved(), newGeneralSettings(&s)})
 }
 
 // Information.
@@ -284,7 +400,7 @@ func (a *API) postTypes(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) postTypeSupports(w http.ResponseWriter, r *http.Request) error {
-	pt, err := a.g.PostType(r.Context(), r.PathValue("post_type"))
+	pt, err := a.postType(r, r.PathValue("post_type"))
 	if err != nil {
 		return err
 	}
@@ -294,8 +410,23 @@ func (a *API) postTypeSupports(w http.ResponseWriter, r *http.Request) error {
 	}{pt.Name, supportsMap(pt.Supports)}})
 }
 
+// postType returns a registered post type that is not internal, or
+// invalid_post_type naming post_type.
+func (a *API) postType(r *http.Request, name string) (contentgen.PostType, error) {
+	types, err := a.g.Host().PostTypes(r.Context())
+	if err != nil {
+		return contentgen.PostType{}, err
+	}
+	for _, pt := range types {
+		if pt.Name == name && !pt.Internal {
+			return pt, nil
+		}
+	}
+	return contentgen.PostType{}, contentgen.Errorf(contentgen.CodeInvalidPostType, "post_type", "post_type %q is not a registered post type", name)
+}
+
 func (a *API) taxonomies(w http.ResponseWriter, r *http.Request) error {
-	taxes, err := a.g.Taxonomies(r.Context())
+	taxes, err := a.g.Host().Taxonomies(r.Context())
 	if err != nil {
 		return err
 	}
@@ -308,16 +439,26 @@ func (a *API) taxonomies(w http.ResponseWriter, r *http.Request) error {
 
 func (a *API) terms(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
-	tq := contentgen.TermsQuery{
-		Taxonomy: r.PathValue("taxonomy"),
-		Search:   q.str("search"),
-		Parent:   q.int64Ptr("parent"),
-		PerPage:  q.intPtr("per_page"),
+	name := r.PathValue("taxonomy")
+	tq := contentgen.TermQuery{Taxonomies: []string{name}, Search: q.str("search")}
+	tq.Limit = q.intIn("per_page", 100, 1, 1000)
+	if parent := q.int64Ptr("parent"); parent != nil {
+		if *parent < 0 {
+			q.fail(paramError("parent", "parent must not be negative, got %d", *parent))
+		}
+		tq.Parent, tq.HasParent = *parent, true
+	}
+	taxes, err := a.g.Host().Taxonomies(r.Context())
+	if err != nil {
+		return err
+	}
+	if !slices.ContainsFunc(taxes, func(t contentgen.Taxonomy) bool { return t.Name == name }) {
+		return contentgen.Errorf(contentgen.CodeInvalidTaxonomy, "taxonomy", "taxonomy %q is not registered", name)
 	}
 	if q.err != nil {
 		return q.err
 	}
-	terms, err := a.g.Terms(r.Context(), tq)
+	terms, err := a.g.Host().Terms(r.Context(), tq)
 	if err != nil {
 		return err
 	}
@@ -330,24 +471,27 @@ func (a *API) terms(w http.ResponseWriter, r *http.Request) error {
 		Taxonomy string       `json:"taxonomy"`
 		Terms    []termRecord `json:"terms"`
 		Total    int          `json:"total"`
-	}{true, tq.Taxonomy, out, len(out)})
+	}{true, name, out, len(out)})
 }
 
 func (a *API) variationProfiles(w http.ResponseWriter, r *http.Request) error {
-	profiles, def := contentgen.VariationProfiles()
 	return ok(w, struct {
-		Success  bool                                   `json:"success"`
-		Profiles map[string]contentgen.VariationProfile `json:"profiles"`
-		Default  string                                 `json:"default"`
-	}{true, profiles, def})
+		Success  bool                        `json:"success"`
+		Profiles map[string]variationProfile `json:"profiles"`
+		Default  string                      `json:"default"`
+	}{true, a.messages(r.Context()).variationProfiles(), contentgen.ProfileRandom})
 }
 
 func (a *API) languages(w http.ResponseWriter, r *http.Request) error {
-	l, err := a.g.Languages(r.Context())
+	list, def, err := a.g.Settings().Languages(r.Context())
 	if err != nil {
 		return err
 	}
-	return ok(w, l)
+	return ok(w, struct {
+		Success   bool             `json:"success"`
+		Languages []locales.Locale `json:"languages"`
+		Default   string           `json:"default"`
+	}{true, list, def})
 }
 
 func (a *API) postMeta(w http.ResponseWriter, r *http.Request) error {
@@ -355,15 +499,18 @@ func (a *API) postMeta(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	pm, err := a.g.PostMeta(r.Context(), id)
+	generated, templateID, err := a.g.PostOrigin(r.Context(), id)
 	if err != nil {
 		return err
 	}
-	return ok(w, pm)
+	return ok(w, struct {
+		IsGenerated bool  `json:"is_generated"`
+		TemplateID  int64 `json:"template_id"`
+	}{generated, templateID})
 }
 
 func (a *API) urlsInfo(w http.ResponseWriter, r *http.Request) error {
-	site, err := a.g.Site(r.Context())
+	site, err := a.g.Host().Site(r.Context())
 	if err != nil {
 		return err
 	}
@@ -413,11 +560,23 @@ func apiURL(r *http.Request) string {
 
 func (a *API) users(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
-	uq := contentgen.UsersQuery{Roles: q.list("roles"), Search: q.str("search"), PerPage: q.intPtr("per_page")}
+	uq := contentgen.UserQuery{Roles: q.list("roles"), Search: q.str("search")}
+	uq.Limit = q.intIn("per_page", 50, 1, 1000)
 	if q.err != nil {
 		return q.err
 	}
-	users, err := a.g.Users(r.Context(), uq)
+	if len(uq.Roles) > 0 {
+		roles, err := a.g.Host().Roles(r.Context())
+		if err != nil {
+			return err
+		}
+		for _, name := range uq.Roles {
+			if !slices.ContainsFunc(roles, func(x contentgen.Role) bool { return x.Slug == name }) {
+				return paramError("roles", "roles names %q, which is not a registered role", name)
+			}
+		}
+	}
+	users, err := a.g.Host().Users(r.Context(), uq)
 	if err != nil {
 		return err
 	}
@@ -433,7 +592,7 @@ func (a *API) users(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) roles(w http.ResponseWriter, r *http.Request) error {
-	roles, err := a.g.Roles(r.Context())
+	roles, err := a.g.Host().Roles(r.Context())
 	if err != nil {
 		return err
 	}

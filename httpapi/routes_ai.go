@@ -1,12 +1,14 @@
 package httpapi
 
 import (
+	"errors"
 	"net/http"
 	"time"
 
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/contentgen/addons"
 	"github.com/contentgen/contentgen/contentgen/license"
+	"github.com/contentgen/contentgen/providers/ai"
 )
 
 func (a *API) aiRoutes() {
@@ -18,58 +20,66 @@ func (a *API) aiRoutes() {
 	a.handle("DELETE /field-detections/{post_type}", a.clearFieldDetections)
 	a.handle("GET /license", a.licenseStatus)
 	a.handle("POST /license/activate", a.licenseActivate)
-	a.handle("POST /license/deactivate", a.licenseChange)
-	a.handle("POST /license/refresh", a.licenseChange)
+	a.handle("POST /license/deactivate", a.licenseChange(false))
+	a.handle("POST /license/refresh", a.licenseChange(true))
 	a.handle("GET /addons", a.addonList)
 }
 
 func (a *API) aiSettings(w http.ResponseWriter, r *http.Request) error {
-	d, err := a.g.AISettingsDetail(r.Context())
+	s, err := a.g.Settings().Get(r.Context())
 	if err != nil {
 		return err
 	}
 	return ok(w, struct {
-		Success  bool                        `json:"success"`
-		Settings contentgen.AISettingsDetail `json:"settings"`
-	}{true, d})
+		Success  bool             `json:"success"`
+		Settings aiSettingsDetail `json:"settings"`
+	}{true, newAISettingsDetail(&s)})
 }
 
 func (a *API) updateAISettings(w http.ResponseWriter, r *http.Request) error {
-	var p contentgen.AISettingsPatch
-	if err := decodeJSON(w, r, a.maxBody, &p); err != nil {
+	var b aiSettingsBody
+	if err := decodeJSON(w, r, a.maxBody, &b); err != nil {
 		return err
 	}
-	d, err := a.g.UpdateAISettings(r.Context(), p)
+	s, err := a.g.Settings().Update(r.Context(), b.patch())
 	if err != nil {
 		return err
 	}
 	return ok(w, struct {
-		Success  bool                        `json:"success"`
-		Message  string                      `json:"message"`
-		Settings contentgen.AISettingsDetail `json:"settings"`
-	}{true, a.g.Messages(r.Context()).SettingsSaved(), d})
+		Success  bool             `json:"success"`
+		Message  string           `json:"message"`
+		Settings aiSettingsDetail `json:"settings"`
+	}{true, a.messagesOf(r.Context(), s).SettingsSaved(), newAISettingsDetail(&s)})
 }
 
 // testAI reports the outcome of the key check as data: success false with
 // the reason is a completed test, answered with 200.
 func (a *API) testAI(w http.ResponseWriter, r *http.Request) error {
-	res, err := a.g.TestAI(r.Context())
-	if err != nil {
-		return err
+	err := a.g.Settings().TestAI(r.Context())
+	if r.Context().Err() != nil {
+		return r.Context().Err()
 	}
-	return ok(w, res)
+	msg := ai.TestMessage(err)
+	var ce *contentgen.Error
+	if errors.As(err, &ce) {
+		msg = ce.Message
+		if ce.Code != contentgen.CodeUnavailable {
+			a.log.ErrorContext(r.Context(), "httpapi: AI connection test failed", "err", err)
+		}
+	}
+	return ok(w, success{Success: err == nil, Message: msg})
 }
 
 func (a *API) clearAICache(w http.ResponseWriter, r *http.Request) error {
-	n, err := a.g.ClearAICache(r.Context())
+	n, err := a.g.Templates().ClearDetections(r.Context(), "")
 	if err != nil {
 		return err
 	}
-	return ok(w, success{true, a.g.Messages(r.Context()).DetectionsCleared(n)})
+	return ok(w, success{true, a.messages(r.Context()).DetectionsCleared(n)})
 }
 
 func (a *API) clearFieldDetections(w http.ResponseWriter, r *http.Request) error {
-	n, err := a.g.ClearDetections(r.Context(), r.PathValue("post_type"))
+	n, err := a.g.Templates().ClearDetections(r.Context(), r.PathValue("post_type"))
 	if err != nil {
 		return err
 	}
@@ -77,7 +87,7 @@ func (a *API) clearFieldDetections(w http.ResponseWriter, r *http.Request) error
 		Success bool   `json:"success"`
 		Message string `json:"message"`
 		Deleted int    `json:"deleted"`
-	}{true, a.g.Messages(r.Context()).DetectionsCleared(n), n})
+	}{true, a.messages(r.Context()).DetectionsCleared(n), n})
 }
 
 // licenseRecord is a licence status with the timestamps of the records.
@@ -92,11 +102,11 @@ type licenseRecord struct {
 	Message     string  `json:"message"`
 }
 
-func stamp(t *time.Time) *string {
+func stampUTC(t *time.Time) *string {
 	if t == nil {
 		return nil
 	}
-	s := contentgen.Timestamp(t.UTC())
+	s := timestamp(t.UTC())
 	return &s
 }
 
@@ -106,8 +116,8 @@ func (a *API) writeLicense(w http.ResponseWriter, msg string, st license.Status)
 		Message string        `json:"message,omitempty"`
 		License licenseRecord `json:"license"`
 	}{true, msg, licenseRecord{
-		Status: st.Status, Plan: st.Plan, ExpiresAt: stamp(st.ExpiresAt), Site: st.Site,
-		ActivatedAt: stamp(st.ActivatedAt), CheckedAt: stamp(st.CheckedAt), Key: st.Key, Message: st.Message,
+		Status: st.Status, Plan: st.Plan, ExpiresAt: stampUTC(st.ExpiresAt), Site: st.Site,
+		ActivatedAt: stampUTC(st.ActivatedAt), CheckedAt: stampUTC(st.CheckedAt), Key: st.Key, Message: st.Message,
 	}})
 }
 
@@ -137,7 +147,7 @@ func (a *API) licenseActivate(w http.ResponseWriter, r *http.Request) error {
 	if a.license == nil {
 		return errNoLicensing
 	}
-	site, err := a.g.Site(r.Context())
+	site, err := a.g.Host().Site(r.Context())
 	if err != nil {
 		return err
 	}
@@ -151,27 +161,30 @@ func (a *API) licenseActivate(w http.ResponseWriter, r *http.Request) error {
 	return a.writeLicense(w, "Licence activated.", st)
 }
 
-func (a *API) licenseChange(w http.ResponseWriter, r *http.Request) error {
-	if a.license == nil {
-		return errNoLicensing
-	}
-	var st license.Status
-	var err error
-	msg := "Licence deactivated."
-	if r.URL.Path == "/license/refresh" {
-		msg = "Licence status refreshed."
-		st, err = a.license.Refresh(r.Context())
-	} else {
-		st, err = a.license.Deactivate(r.Context())
-	}
-	if err != nil {
-		if license.IsKeyError(err) {
-			// The stored key no longer verifies; the status says why.
-			return a.writeLicense(w, license.UserMessage(err), st)
+// licenseChange refreshes (refresh true) or deactivates the licence.
+func (a *API) licenseChange(refresh bool) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		if a.license == nil {
+			return errNoLicensing
 		}
-		return err
+		var st license.Status
+		var err error
+		msg := "Licence deactivated."
+		if refresh {
+			msg = "Licence status refreshed."
+			st, err = a.license.Refresh(r.Context())
+		} else {
+			st, err = a.license.Deactivate(r.Context())
+		}
+		if err != nil {
+			if license.IsKeyError(err) {
+				// The stored key no longer verifies; the status says why.
+				return a.writeLicense(w, license.UserMessage(err), st)
+			}
+			return err
+		}
+		return a.writeLicense(w, msg, st)
 	}
-	return a.writeLicense(w, msg, st)
 }
 
 func (a *API) addonList(w http.ResponseWriter, r *http.Request) error {

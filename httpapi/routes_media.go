@@ -5,10 +5,13 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"path"
 	"strconv"
 	"strings"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/providers"
+	"github.com/contentgen/contentgen/providers/imaging"
 )
 
 func (a *API) mediaRoutes() {
@@ -21,110 +24,243 @@ func (a *API) mediaRoutes() {
 }
 
 func (a *API) imageProviders(w http.ResponseWriter, r *http.Request) error {
-	info, err := a.g.ImageProvidersInfo(r.Context())
+	s, err := a.g.Settings().Get(r.Context())
 	if err != nil {
 		return err
 	}
-	return ok(w, info)
+	list := a.g.Media().Providers()
+	byslug := make(map[string]providers.Info, len(list))
+	for _, p := range list {
+		byslug[p.Slug] = p
+	}
+	return ok(w, struct {
+		Success    bool                      `json:"success"`
+		Providers  map[string]providers.Info `json:"providers"`
+		Categories map[string]string         `json:"categories"`
+		Default    string                    `json:"default"`
+	}{true, byslug, providers.Categories(), s.DefaultImageProvider})
+}
+
+// mediaImage is an image of the media library.
+type mediaImage struct {
+	ID         int64   `json:"id"`
+	Title      string  `json:"title"`
+	URL        string  `json:"url"`
+	Thumbnail  string  `json:"thumbnail"`
+	Medium     string  `json:"medium"`
+	Dimensions *string `json:"dimensions"`
+	Ratio      *string `json:"ratio"`
+	Generated  bool    `json:"generated"`
+}
+
+func newMediaImage(m *contentgen.Media) mediaImage {
+	img := mediaImage{ID: m.ID, Title: m.Title, URL: m.URL, Thumbnail: m.URL, Medium: m.URL, Generated: m.Meta.Generated()}
+	for _, s := range m.Sizes {
+		switch s.Name {
+		case "thumbnail":
+			img.Thumbnail = s.URL
+		case "medium":
+			img.Medium = s.URL
+		}
+	}
+	if m.Width > 0 && m.Height > 0 {
+		d, r := imaging.Dimensions(m.Width, m.Height), imaging.Ratio(m.Width, m.Height)
+		img.Dimensions, img.Ratio = &d, &r
+	}
+	return img
+}
+
+// page is the paging of a list answer.
+type page struct {
+	Total      int `json:"total"`
+	TotalPages int `json:"total_pages"`
+	Page       int `json:"page"`
+}
+
+func newPage(total int, perPage, pageNo *int, defPerPage int) page {
+	limit, p := defPerPage, 1
+	if perPage != nil {
+		limit = *perPage
+	}
+	if pageNo != nil {
+		p = *pageNo
+	}
+	return page{Total: total, TotalPages: (total + limit - 1) / limit, Page: p}
 }
 
 func (a *API) mediaImages(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
-	mq := contentgen.MediaImagesQuery{PerPage: q.intPtr("per_page"), Page: q.intPtr("page"), Search: q.str("search")}
+	lq := contentgen.LibraryQuery{Images: true, PerPage: q.intPtr("per_page"), Page: q.intPtr("page"), Search: q.str("search")}
 	if q.err != nil {
 		return q.err
 	}
-	res, err := a.g.MediaImages(r.Context(), mq)
+	items, total, err := a.g.Media().List(r.Context(), lq)
 	if err != nil {
 		return err
 	}
-	return ok(w, res)
+	images := make([]mediaImage, len(items))
+	for i := range items {
+		images[i] = newMediaImage(&items[i])
+	}
+	return ok(w, struct {
+		Success bool         `json:"success"`
+		Images  []mediaImage `json:"images"`
+		page
+	}{true, images, newPage(total, lq.PerPage, lq.Page, 20)})
+}
+
+// mediaFile is a file of the media library.
+type mediaFile struct {
+	ID        int64  `json:"id"`
+	Title     string `json:"title"`
+	Filename  string `json:"filename"`
+	URL       string `json:"url"`
+	MIMEType  string `json:"mime_type"`
+	Extension string `json:"extension"`
+	Filesize  int64  `json:"filesize"`
+	Uploaded  bool   `json:"uploaded"`
 }
 
 func (a *API) mediaFiles(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
-	mq := contentgen.MediaFilesQuery{PerPage: q.intPtr("per_page"), Page: q.intPtr("page"), FileType: q.str("file_type")}
+	lq := contentgen.LibraryQuery{PerPage: q.intPtr("per_page"), Page: q.intPtr("page"), FileType: q.str("file_type")}
 	if q.err != nil {
 		return q.err
 	}
-	res, err := a.g.MediaFiles(r.Context(), mq)
+	items, total, err := a.g.Media().List(r.Context(), lq)
 	if err != nil {
 		return err
 	}
-	return ok(w, res)
+	files := make([]mediaFile, len(items))
+	for i := range items {
+		m := &items[i]
+		files[i] = mediaFile{
+			ID: m.ID, Title: m.Title, Filename: m.Filename, URL: m.URL, MIMEType: m.MIMEType,
+			Extension: strings.TrimPrefix(strings.ToLower(path.Ext(m.Filename)), "."), Filesize: m.Filesize,
+			Uploaded: m.Meta[contentgen.UploadedKey] == contentgen.MarkerValue,
+		}
+	}
+	return ok(w, struct {
+		Success bool        `json:"success"`
+		Files   []mediaFile `json:"files"`
+		page
+	}{true, files, newPage(total, lq.PerPage, lq.Page, 50)})
 }
 
 func (a *API) mediaDownload(w http.ResponseWriter, r *http.Request) error {
-	var req contentgen.DownloadRequest
-	if err := decodeJSON(w, r, a.maxBody, &req); err != nil {
+	var b downloadBody
+	if err := decodeJSON(w, r, a.maxBody, &b); err != nil {
 		return err
 	}
-	res, err := a.g.DownloadImages(r.Context(), req)
+	res, err := a.g.Media().Download(r.Context(), contentgen.DownloadRequest(b))
 	if err != nil {
 		return err
 	}
-	return ok(w, res)
+	type downloaded struct {
+		ID         int64   `json:"id"`
+		Title      string  `json:"title"`
+		URL        string  `json:"url"`
+		Thumbnail  string  `json:"thumbnail"`
+		Dimensions *string `json:"dimensions"`
+		Ratio      *string `json:"ratio"`
+	}
+	images := []downloaded{}
+	if len(res.IDs) > 0 {
+		media, err := a.g.Host().Media(r.Context(), contentgen.MediaQuery{IDs: contentgen.OnlyIDs(res.IDs...)})
+		if err != nil {
+			return err
+		}
+		for i := range media {
+			mi := newMediaImage(&media[i])
+			images = append(images, downloaded{mi.ID, mi.Title, mi.URL, mi.Thumbnail, mi.Dimensions, mi.Ratio})
+		}
+	}
+	return ok(w, struct {
+		Success  bool         `json:"success"`
+		Message  string       `json:"message"`
+		Count    int          `json:"count"`
+		Images   []downloaded `json:"images"`
+		Warnings []string     `json:"warnings"`
+	}{true, a.messages(r.Context()).ImagesDownloaded(len(images), res.Requested), len(images), images, nonNil(res.Warnings)})
+}
+
+// uploadedFile is a file added by an upload.
+type uploadedFile struct {
+	ID       int64  `json:"id"`
+	Title    string `json:"title"`
+	URL      string `json:"url"`
+	Filename string `json:"filename"`
 }
 
 type uploadAnswer struct {
-	Success bool                     `json:"success"`
-	Message string                   `json:"message"`
-	File    *contentgen.UploadedFile `json:"file,omitempty"`
+	Success bool          `json:"success"`
+	Message string        `json:"message"`
+	File    *uploadedFile `json:"file,omitempty"`
 }
 
-// uploadStatus maps upload failures to statuses.
-func uploadStatus(err error) int {
-	switch {
-	case errors.Is(err, contentgen.ErrFileTooLarge), errors.Is(err, contentgen.ErrFormLimit):
-		return http.StatusRequestEntityTooLarge
-	case errors.Is(err, contentgen.ErrTypeNotAllowed):
-		return http.StatusUnsupportedMediaType
-	case errors.Is(err, contentgen.ErrWriteFailed), errors.Is(err, contentgen.ErrNoTempDir):
-		return http.StatusInternalServerError
-	}
-	return http.StatusBadRequest
+// Messages of the upload failures, as the specification fixes them.
+const (
+	msgNoFile         = "Keine Datei hochgeladen"
+	msgTooLarge       = "Datei zu groß (PHP-Limit)"
+	msgFormLimit      = "Datei zu groß (Formular-Limit)"
+	msgPartialUpload  = "Datei nur teilweise hochgeladen"
+	msgTypeNotAllowed = "Dateityp nicht erlaubt"
+	msgWriteFailed    = "Fehler beim Schreiben der Datei"
+)
+
+// uploadMessages are the messages of the upload failure codes.
+var uploadMessages = map[contentgen.Code]string{
+	contentgen.CodeNoFile:          msgNoFile,
+	contentgen.CodeTooLarge:        msgTooLarge,
+	contentgen.CodePartialUpload:   msgPartialUpload,
+	contentgen.CodeUnsupportedType: msgTypeNotAllowed,
+	contentgen.CodeWriteFailed:     msgWriteFailed,
+}
+
+// uploadErr is an upload failure with its code and the specification's
+// message.
+func uploadErr(code contentgen.Code, msg string, cause error) error {
+	return withoutCode(&contentgen.Error{Code: code, Message: msg, Err: cause})
 }
 
 // writeUpload answers an upload: the file, or {success: false, message}
-// with the failure's message, as the specification has it.
-func (a *API) writeUpload(w http.ResponseWriter, r *http.Request, f *contentgen.UploadedFile, err error) error {
-	var ue *contentgen.UploadError
-	if errors.As(err, &ue) {
-		status := uploadStatus(err)
-		if status >= 500 {
-			a.log.ErrorContext(r.Context(), "httpapi: upload failed", "err", err)
+// with the failure's message as the specification has it.
+func (a *API) writeUpload(w http.ResponseWriter, r *http.Request, m contentgen.Media, err error) error {
+	var ce *contentgen.Error
+	if errors.As(err, &ce) {
+		if msg, ok := uploadMessages[ce.Code]; ok && ce.Message != msgFormLimit {
+			return uploadErr(ce.Code, msg, err)
 		}
-		writeJSON(w, status, uploadAnswer{Message: ue.Message})
-		return nil
 	}
 	if err != nil {
 		return withoutCode(err)
 	}
-	return ok(w, uploadAnswer{Success: true, Message: a.g.Messages(r.Context()).FileUploaded(), File: f})
+	f := &uploadedFile{ID: m.ID, Title: m.Title, URL: m.URL, Filename: m.Filename}
+	return ok(w, uploadAnswer{Success: true, Message: a.messages(r.Context()).FileUploaded(), File: f})
 }
 
 // mediaUpload reads the multipart field "file" into memory (no temporary
 // files) within the upload limit. A MAX_FILE_SIZE form field sent before
 // the file sets a lower limit, as HTML forms do.
 func (a *API) mediaUpload(w http.ResponseWriter, r *http.Request) error {
-	limit := a.g.MaxUploadBytes()
+	limit := a.g.Media().MaxUploadBytes()
 	r.Body = http.MaxBytesReader(w, r.Body, limit+64<<10)
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "multipart/form-data" {
-		return a.writeUpload(w, r, nil, contentgen.ErrNoFile)
+		return uploadErr(contentgen.CodeNoFile, msgNoFile, nil)
 	}
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return a.writeUpload(w, r, nil, contentgen.ErrNoFile)
+		return uploadErr(contentgen.CodeNoFile, msgNoFile, nil)
 	}
 	formLimit := int64(-1)
 	for {
 		part, err := mr.NextPart()
 		if err == io.EOF {
-			return a.writeUpload(w, r, nil, contentgen.ErrNoFile)
+			return uploadErr(contentgen.CodeNoFile, msgNoFile, nil)
 		}
 		if err != nil {
-			return a.writeUpload(w, r, nil, readFailure(err))
+			return readFailure(err)
 		}
 		switch part.FormName() {
 		case "MAX_FILE_SIZE":
@@ -134,22 +270,22 @@ func (a *API) mediaUpload(w http.ResponseWriter, r *http.Request) error {
 			}
 		case "file":
 			if part.FileName() == "" {
-				return a.writeUpload(w, r, nil, contentgen.ErrNoFile)
+				return uploadErr(contentgen.CodeNoFile, msgNoFile, nil)
 			}
 			data, err := io.ReadAll(io.LimitReader(part, limit+1))
 			if err != nil {
-				return a.writeUpload(w, r, nil, readFailure(err))
+				return readFailure(err)
 			}
 			switch {
 			case int64(len(data)) > limit:
-				return a.writeUpload(w, r, nil, contentgen.ErrFileTooLarge)
+				return uploadErr(contentgen.CodeTooLarge, msgTooLarge, nil)
 			case formLimit >= 0 && int64(len(data)) > formLimit:
-				return a.writeUpload(w, r, nil, contentgen.ErrFormLimit)
+				return uploadErr(contentgen.CodeTooLarge, msgFormLimit, nil)
 			case len(data) == 0:
-				return a.writeUpload(w, r, nil, contentgen.ErrNoFile)
+				return uploadErr(contentgen.CodeNoFile, msgNoFile, nil)
 			}
-			f, err := a.g.Upload(r.Context(), part.FileName(), data)
-			return a.writeUpload(w, r, f, err)
+			m, err := a.g.Media().Upload(r.Context(), part.FileName(), data)
+			return a.writeUpload(w, r, m, err)
 		}
 	}
 }
@@ -158,9 +294,9 @@ func (a *API) mediaUpload(w http.ResponseWriter, r *http.Request) error {
 func readFailure(err error) error {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		return contentgen.ErrFileTooLarge
+		return uploadErr(contentgen.CodeTooLarge, msgTooLarge, err)
 	}
-	return &contentgen.UploadError{Message: contentgen.ErrPartialUpload.Message, Err: err}
+	return uploadErr(contentgen.CodePartialUpload, msgPartialUpload, err)
 }
 
 func (a *API) mediaUploadURL(w http.ResponseWriter, r *http.Request) error {
@@ -170,6 +306,6 @@ func (a *API) mediaUploadURL(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(w, r, a.maxBody, &body); err != nil {
 		return err
 	}
-	f, err := a.g.UploadURL(r.Context(), body.URL)
-	return a.writeUpload(w, r, f, err)
+	m, err := a.g.Media().UploadURL(r.Context(), body.URL)
+	return a.writeUpload(w, r, m, err)
 }

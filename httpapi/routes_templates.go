@@ -6,7 +6,9 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/templates"
@@ -47,21 +49,127 @@ type templateBody struct {
 	Template templates.Template `json:"template"`
 }
 
+// adapterPostType is what GET /templates reports about one post type:
+// its custom field names, its taxonomies and the adapters defining it
+// (the winning one first).
+type adapterPostType struct {
+	Fields     []string `json:"fields"`
+	Taxonomies []string `json:"taxonomies"`
+	Adapters   []string `json:"adapters"`
+}
+
 func (a *API) listTemplates(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
-	tq := contentgen.TemplateQuery{PostType: q.str("post_type")}
+	f := templates.Filter{PostType: q.str("post_type")}
 	if q.has("is_system") {
 		v := q.boolean("is_system", false)
-		tq.IsSystem = &v
+		f.IsSystem = &v
 	}
 	if q.err != nil {
 		return q.err
 	}
-	list, err := a.g.ListTemplates(r.Context(), tq)
+	ctx := r.Context()
+	list, err := a.g.Templates().List(ctx, f)
 	if err != nil {
 		return err
 	}
-	return ok(w, list)
+	sync, err := a.g.Templates().Sync(ctx)
+	if err != nil {
+		return err
+	}
+	listed := map[int64]bool{}
+	summaries := make([]templates.Summary, len(list))
+	for i, t := range list {
+		summaries[i] = templates.Summary(t)
+		listed[t.ID] = true
+	}
+	stale := []templates.StaleTemplate{}
+	for _, st := range sync.Stale {
+		if listed[st.ID] {
+			stale = append(stale, normalizeStale(st))
+		}
+	}
+	info, err := a.adapterInfo(r, f.PostType)
+	if err != nil {
+		return err
+	}
+	return ok(w, struct {
+		Success     bool                       `json:"success"`
+		Templates   []templates.Summary        `json:"templates"`
+		Total       int                        `json:"total"`
+		Stale       []templates.StaleTemplate  `json:"stale"`
+		AdapterInfo map[string]adapterPostType `json:"adapter_info"`
+	}{true, summaries, len(list), stale, info})
+}
+
+// adapterInfo maps each post type (or the one asked for) that is public or
+// defined by a field adapter to its fields, taxonomies and adapters.
+func (a *API) adapterInfo(r *http.Request, only string) (map[string]adapterPostType, error) {
+	ctx := r.Context()
+	types, err := a.g.Host().PostTypes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	reg := a.g.Templates().Adapters()
+	defined := map[string][]string{}
+	if reg != nil {
+		if defined, err = reg.PostTypes(ctx); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			a.log.WarnContext(ctx, "httpapi: field adapters could not list their post types", "err", err)
+			defined = map[string][]string{}
+		}
+	}
+	out := map[string]adapterPostType{}
+	for i := range types {
+		pt := &types[i]
+		if pt.Internal || only != "" && pt.Name != only || !pt.Public && len(defined[pt.Name]) == 0 {
+			continue
+		}
+		info := adapterPostType{Fields: []string{}, Taxonomies: nonNil(slices.Clone(pt.Taxonomies)), Adapters: nonNil(slices.Clone(defined[pt.Name]))}
+		if reg != nil {
+			pf, err := reg.Fields(ctx, pt.Name)
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				a.log.WarnContext(ctx, "httpapi: custom fields could not be read", "post_type", pt.Name, "err", err)
+				continue
+			}
+			for _, fl := range pf.Fields() {
+				info.Fields = append(info.Fields, fl.Name)
+			}
+		}
+		out[pt.Name] = info
+	}
+	return out, nil
+}
+
+// normalizeStale turns nil lists into empty ones for JSON.
+func normalizeStale(s templates.StaleTemplate) templates.StaleTemplate {
+	for _, l := range []*[]string{&s.AddedFields, &s.RemovedFields, &s.ChangedFields} {
+		if *l == nil {
+			*l = []string{}
+		}
+	}
+	return s
+}
+
+// normalizeStatus turns nil lists into empty ones for JSON.
+func normalizeStatus(st templates.SyncStatus) templates.SyncStatus {
+	if st.ChangedPostTypes == nil {
+		st.ChangedPostTypes = []string{}
+	}
+	if st.UnseenPostTypes == nil {
+		st.UnseenPostTypes = []string{}
+	}
+	stale := make([]templates.StaleTemplate, len(st.Stale))
+	for i := range st.Stale {
+		stale[i] = normalizeStale(st.Stale[i])
+	}
+	st.Stale = stale
+	return st
 }
 
 func (a *API) getTemplate(w http.ResponseWriter, r *http.Request) error {
@@ -69,7 +177,7 @@ func (a *API) getTemplate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	t, err := a.g.Template(r.Context(), id)
+	t, err := a.g.Templates().Get(r.Context(), id)
 	if err != nil {
 		return err
 	}
@@ -81,11 +189,11 @@ func (a *API) createTemplate(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(w, r, a.maxBody, &in); err != nil {
 		return err
 	}
-	t, err := a.g.CreateTemplate(r.Context(), in)
+	t, err := a.g.Templates().Create(r.Context(), in)
 	if err != nil {
 		return err
 	}
-	return ok(w, templateBody{true, a.g.Messages(r.Context()).TemplateSaved(t.Name, true), t})
+	return ok(w, templateBody{true, a.messages(r.Context()).TemplateSaved(t.Name, true), t})
 }
 
 func (a *API) updateTemplate(w http.ResponseWriter, r *http.Request) error {
@@ -97,11 +205,11 @@ func (a *API) updateTemplate(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(w, r, a.maxBody, &p); err != nil {
 		return err
 	}
-	t, err := a.g.UpdateTemplate(r.Context(), id, p)
+	t, err := a.g.Templates().Update(r.Context(), id, p)
 	if err != nil {
 		return err
 	}
-	return ok(w, templateBody{true, a.g.Messages(r.Context()).TemplateSaved(t.Name, false), t})
+	return ok(w, templateBody{true, a.messages(r.Context()).TemplateSaved(t.Name, false), t})
 }
 
 func (a *API) deleteTemplate(w http.ResponseWriter, r *http.Request) error {
@@ -131,7 +239,7 @@ func (a *API) deleteTemplate(w http.ResponseWriter, r *http.Request) error {
 		}
 		newDefault = *heir
 	}
-	res, err := a.g.DeleteTemplate(r.Context(), id, newDefault)
+	variants, err := a.g.Templates().Delete(r.Context(), id, newDefault)
 	if err != nil {
 		return err
 	}
@@ -139,7 +247,7 @@ func (a *API) deleteTemplate(w http.ResponseWriter, r *http.Request) error {
 		Success         bool   `json:"success"`
 		Message         string `json:"message"`
 		VariantsDeleted int    `json:"variants_deleted"`
-	}{true, a.g.Messages(r.Context()).TemplateDeleted(res.VariantsDeleted), res.VariantsDeleted})
+	}{true, a.messages(r.Context()).TemplateDeleted(variants), variants})
 }
 
 func (a *API) defaultTemplate(w http.ResponseWriter, r *http.Request) error {
@@ -147,11 +255,11 @@ func (a *API) defaultTemplate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	t, err := a.g.SetDefaultTemplate(r.Context(), id)
+	t, err := a.g.Templates().SetDefault(r.Context(), id)
 	if err != nil {
 		return err
 	}
-	return ok(w, templateBody{true, a.g.Messages(r.Context()).TemplateDefault(t.Name, t.PostType), t})
+	return ok(w, templateBody{true, a.messages(r.Context()).TemplateDefault(t.Name, t.PostType), t})
 }
 
 func (a *API) duplicateTemplate(w http.ResponseWriter, r *http.Request) error {
@@ -159,11 +267,11 @@ func (a *API) duplicateTemplate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	t, err := a.g.DuplicateTemplate(r.Context(), id)
+	t, err := a.g.Templates().Duplicate(r.Context(), id)
 	if err != nil {
 		return err
 	}
-	return ok(w, templateBody{true, a.g.Messages(r.Context()).TemplateDuplicated(t.Name), t})
+	return ok(w, templateBody{true, a.messages(r.Context()).TemplateDuplicated(t.Name), t})
 }
 
 // variantTemplate creates a variant; a body, when sent, may name it and
@@ -177,28 +285,24 @@ func (a *API) variantTemplate(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(w, r, a.maxBody, &p); err != nil {
 		return err
 	}
-	t, err := a.g.CreateTemplateVariant(r.Context(), id, p)
+	t, err := a.g.Templates().CreateVariant(r.Context(), id, p)
 	if err != nil {
 		return err
 	}
-	return ok(w, templateBody{true, a.g.Messages(r.Context()).VariantCreated(t.Name), t})
+	return ok(w, templateBody{true, a.messages(r.Context()).VariantCreated(t.Name), t})
 }
 
 func (a *API) templateSubresource(w http.ResponseWriter, r *http.Request) error {
 	first, second := r.PathValue("first"), r.PathValue("second")
 	switch {
 	case first == "fields":
-		info, err := a.g.TemplateFields(r.Context(), second)
-		if err != nil {
-			return err
-		}
-		return ok(w, info)
+		return a.templateFields(w, r, second)
 	case first == "taxonomies":
 		return a.templateTaxonomies(w, r, second)
 	case second == "effective-config":
 		return a.effectiveConfig(w, r)
 	}
-	return contentgen.Errorf(contentgen.CodeNotFound, "", "%s", a.g.Messages(r.Context()).NoRoute())
+	return contentgen.Errorf(contentgen.CodeNotFound, "", "%s", a.messages(r.Context()).NoRoute())
 }
 
 func (a *API) effectiveConfig(w http.ResponseWriter, r *http.Request) error {
@@ -206,7 +310,7 @@ func (a *API) effectiveConfig(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	t, err := a.g.EffectiveTemplate(r.Context(), id)
+	t, err := a.g.Templates().Effective(r.Context(), id)
 	if err != nil {
 		return err
 	}
@@ -240,13 +344,20 @@ type taxonomyOption struct {
 }
 
 func (a *API) templateTaxonomies(w http.ResponseWriter, r *http.Request, postType string) error {
-	pt, taxes, err := a.g.TemplateTaxonomies(r.Context(), postType)
+	pt, err := a.postType(r, postType)
 	if err != nil {
 		return err
 	}
-	out := make([]taxonomyOption, len(taxes))
+	taxes, err := a.g.Host().Taxonomies(r.Context())
+	if err != nil {
+		return err
+	}
+	out := []taxonomyOption{}
 	for i := range taxes {
-		out[i] = taxonomyOption{newTaxonomyRecord(&taxes[i]), []string{templates.ModeNone, templates.ModeChoose, templates.ModeCreate}}
+		t := &taxes[i]
+		if slices.Contains(pt.Taxonomies, t.Name) || slices.Contains(t.PostTypes, pt.Name) {
+			out = append(out, taxonomyOption{newTaxonomyRecord(t), []string{templates.ModeNone, templates.ModeChoose, templates.ModeCreate}})
+		}
 	}
 	return ok(w, struct {
 		Success    bool             `json:"success"`
@@ -254,6 +365,50 @@ func (a *API) templateTaxonomies(w http.ResponseWriter, r *http.Request, postTyp
 		Taxonomies []taxonomyOption `json:"taxonomies"`
 		Count      int              `json:"count"`
 	}{true, pt.Name, out, len(out)})
+}
+
+// customFieldGroup is the custom fields of one adapter.
+type customFieldGroup struct {
+	GroupTitle string                `json:"group_title"`
+	Fields     []templates.FieldInfo `json:"fields"`
+}
+
+// templateFields answers GET /templates/fields/{post_type}: the core and
+// custom fields a template of the post type can configure, with their
+// modes and default settings.
+func (a *API) templateFields(w http.ResponseWriter, r *http.Request, postType string) error {
+	pt, err := a.postType(r, postType)
+	if err != nil {
+		return err
+	}
+	pf, fields, err := a.g.Templates().Fields(r.Context(), pt.Name)
+	if err != nil {
+		return err
+	}
+	core := map[string]templates.FieldInfo{}
+	for _, f := range templates.SupportedCoreFields(pt.Supports) {
+		core[f.Name] = templates.DescribeField(&f)
+	}
+	custom := map[string]customFieldGroup{}
+	if len(fields) > 0 {
+		titles := make([]string, 0, len(pf.Groups))
+		for _, gr := range pf.Groups {
+			if gr.Title != "" && !slices.Contains(titles, gr.Title) {
+				titles = append(titles, gr.Title)
+			}
+		}
+		grp := customFieldGroup{GroupTitle: strings.Join(titles, ", "), Fields: make([]templates.FieldInfo, len(fields))}
+		for i := range fields {
+			grp.Fields[i] = templates.DescribeField(&fields[i])
+		}
+		custom[pf.Adapter.Slug] = grp
+	}
+	return ok(w, struct {
+		Success      bool                           `json:"success"`
+		PostType     string                         `json:"post_type"`
+		CoreFields   map[string]templates.FieldInfo `json:"core_fields"`
+		CustomFields map[string]customFieldGroup    `json:"custom_fields"`
+	}{true, pt.Name, core, custom})
 }
 
 func (a *API) exportTemplates(w http.ResponseWriter, r *http.Request) error {
@@ -267,7 +422,7 @@ func (a *API) exportTemplates(w http.ResponseWriter, r *http.Request) error {
 		sel.IDs = append(sel.IDs, id)
 	}
 	sel.PostType = q.str("post_type")
-	exp, err := a.g.ExportTemplates(r.Context(), sel)
+	exp, err := a.g.Templates().Export(r.Context(), sel)
 	if err != nil {
 		return err
 	}
@@ -285,7 +440,7 @@ func (a *API) importTemplates(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	res, err := a.g.ImportTemplates(r.Context(), body)
+	res, err := a.g.Templates().Import(r.Context(), body)
 	if err != nil {
 		return err
 	}
@@ -293,14 +448,15 @@ func (a *API) importTemplates(w http.ResponseWriter, r *http.Request) error {
 		Success bool                         `json:"success"`
 		Message string                       `json:"message"`
 		Results []templates.ImportItemResult `json:"results"`
-	}{res.Imported > 0 || res.Failed == 0, a.g.Messages(r.Context()).TemplatesImported(res.Imported, res.Failed), res.Results})
+	}{res.Imported > 0 || res.Failed == 0, a.messages(r.Context()).TemplatesImported(res.Imported, res.Failed), res.Results})
 }
 
 func (a *API) staleTemplates(w http.ResponseWriter, r *http.Request) error {
-	stale, err := a.g.StaleTemplates(r.Context())
+	st, err := a.g.Templates().Sync(r.Context())
 	if err != nil {
 		return err
 	}
+	stale := normalizeStatus(st).Stale
 	return ok(w, struct {
 		Success bool                      `json:"success"`
 		Stale   []templates.StaleTemplate `json:"stale"`
@@ -309,43 +465,88 @@ func (a *API) staleTemplates(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) customFields(w http.ResponseWriter, r *http.Request) error {
-	info, err := a.g.CustomFields(r.Context(), r.PathValue("post_type"))
+	pt := r.PathValue("post_type")
+	_, fields, err := a.g.Templates().Fields(r.Context(), pt)
 	if err != nil {
 		return err
 	}
-	return ok(w, info)
+	return ok(w, struct {
+		Success  bool              `json:"success"`
+		PostType string            `json:"post_type"`
+		Fields   []templates.Field `json:"fields"`
+		Count    int               `json:"count"`
+	}{true, pt, fields, len(fields)})
 }
 
 func (a *API) fieldPlugins(w http.ResponseWriter, r *http.Request) error {
-	info, err := a.g.FieldPlugins(r.Context())
-	if err != nil {
-		return err
+	out := struct {
+		Success  bool                    `json:"success"`
+		Adapters []templates.AdapterInfo `json:"adapters"`
+		Primary  *string                 `json:"primary"`
+	}{Success: true, Adapters: []templates.AdapterInfo{}}
+	if reg := a.g.Templates().Adapters(); reg != nil {
+		out.Adapters = append(out.Adapters, reg.Adapters()...)
+		if p, ok := reg.Primary(); ok {
+			out.Primary = &p.Name
+		}
 	}
-	return ok(w, info)
+	return ok(w, out)
+}
+
+// detectedPlugin is a field plugin found on the site, active or not.
+type detectedPlugin struct {
+	Name    string `json:"name"`
+	Slug    string `json:"slug"`
+	Version string `json:"version"`
+	Active  bool   `json:"active"`
 }
 
 func (a *API) detectedPlugins(w http.ResponseWriter, r *http.Request) error {
-	info, err := a.g.DetectedPlugins(r.Context())
-	if err != nil {
-		return err
+	plugins := []detectedPlugin{}
+	var summary struct {
+		Total    int `json:"total"`
+		Active   int `json:"active"`
+		Inactive int `json:"inactive"`
 	}
-	return ok(w, info)
+	if reg := a.g.Templates().Adapters(); reg != nil {
+		for _, ad := range reg.Adapters() {
+			plugins = append(plugins, detectedPlugin{Name: ad.Name, Slug: ad.Slug, Version: ad.Version, Active: ad.Active})
+			if ad.Active {
+				summary.Active++
+			} else {
+				summary.Inactive++
+			}
+		}
+	}
+	summary.Total = len(plugins)
+	return ok(w, struct {
+		Success bool             `json:"success"`
+		Plugins []detectedPlugin `json:"plugins"`
+		Summary any              `json:"summary"`
+	}{true, plugins, summary})
 }
 
 func (a *API) dependencies(w http.ResponseWriter, r *http.Request) error {
-	info, err := a.g.Dependencies(r.Context(), r.PathValue("post_type"))
+	rep, err := a.g.Templates().Dependencies(r.Context(), r.PathValue("post_type"))
 	if err != nil {
 		return err
 	}
-	return ok(w, info)
+	return ok(w, struct {
+		Success bool `json:"success"`
+		templates.DependencyReport
+	}{true, rep})
 }
 
 func (a *API) fieldSchema(w http.ResponseWriter, r *http.Request) error {
-	info, err := a.g.FieldSchema(r.PathValue("field_type"))
-	if err != nil {
-		return err
+	ft := r.PathValue("field_type")
+	s, found := templates.SchemaFor(ft)
+	if !found {
+		return paramError("field_type", "field_type %q is not supported; supported types: %s", ft, strings.Join(templates.FieldTypes(), ", "))
 	}
-	return ok(w, info)
+	return ok(w, struct {
+		Success bool `json:"success"`
+		templates.FieldSchema
+	}{true, s})
 }
 
 // syncBody is the answer of the sync endpoints.
@@ -356,19 +557,19 @@ type syncBody struct {
 }
 
 func (a *API) syncStatus(w http.ResponseWriter, r *http.Request) error {
-	st, err := a.g.SyncStatus(r.Context())
+	st, err := a.g.Templates().Sync(r.Context())
 	if err != nil {
 		return err
 	}
-	return ok(w, syncBody{Success: true, SyncStatus: st})
+	return ok(w, syncBody{Success: true, SyncStatus: normalizeStatus(st)})
 }
 
 func (a *API) syncMarkSeen(w http.ResponseWriter, r *http.Request) error {
-	st, err := a.g.MarkSyncSeen(r.Context())
+	st, err := a.g.Templates().MarkSeen(r.Context())
 	if err != nil {
 		return err
 	}
-	return ok(w, syncBody{true, a.g.Messages(r.Context()).SyncSeen(), st})
+	return ok(w, syncBody{true, a.messages(r.Context()).SyncSeen(), normalizeStatus(st)})
 }
 
 // pathIDOf parses the numeric path segment name, reporting errors under

@@ -15,21 +15,22 @@ import (
 // stream has started ends it with an error event. When the client goes
 // away the request context ends and the run stops.
 func (a *API) generatePostsStream(w http.ResponseWriter, r *http.Request) error {
-	var req contentgen.PostsRequest
-	if err := decodeJSON(w, r, a.maxBody, &req); err != nil {
+	var body postsBody
+	if err := decodeJSON(w, r, a.maxBody, &body); err != nil {
 		return err
 	}
+	req := body.request()
 	s := &sseWriter{w: w, rc: http.NewResponseController(w)}
-	req.Progress = func(e contentgen.Event) { s.send(e) }
+	req.Progress = func(e contentgen.Event) { s.send(event{e.Type, e.Message}) }
 	res, err := a.g.GeneratePosts(r.Context(), req)
 	if err != nil {
 		if !s.started {
 			return err
 		}
-		code, msg := contentgen.CodeOf(err), "Generation failed."
+		code, msg := contentgen.CodeInternal, "Generation failed."
 		var ce *contentgen.Error
 		if errors.As(err, &ce) {
-			msg = ce.Message
+			code, msg = ce.Code, ce.Message
 		}
 		if code == contentgen.CodeInternal || code == contentgen.CodeGenerationFailed {
 			a.log.ErrorContext(r.Context(), "httpapi: streamed generation failed", "err", err)
@@ -42,10 +43,16 @@ func (a *API) generatePostsStream(w http.ResponseWriter, r *http.Request) error 
 		return nil
 	}
 	s.send(struct {
-		Type   string                  `json:"type"`
-		Result *contentgen.PostsResult `json:"result"`
-	}{contentgen.EventComplete, res})
+		Type   string      `json:"type"`
+		Result postsRecord `json:"result"`
+	}{"complete", newPostsRecord(res, a.messages(r.Context()))})
 	return nil
+}
+
+// event is a progress event of a stream.
+type event struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
 }
 
 // sseWriter writes one "data: <json>" line per event and flushes it.

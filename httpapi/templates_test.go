@@ -51,7 +51,7 @@ func newFieldsEnv(t *testing.T) *fieldsEnv {
 	dir := t.TempDir()
 	writeGroup(t, dir, "")
 	e := newEnvWith(t, func(c *contentgen.Config) {
-		c.Templates = templates.NewMemStore(nil)
+		c.Templates = templates.NewMemStore()
 		c.FieldAdapters = templates.NewRegistry(acfjson.New(os.DirFS(dir), &acfjson.Options{Primary: true}))
 	}, nil)
 	require.NoError(t, e.host.RegisterPostType(contentgen.PostType{
@@ -213,9 +213,9 @@ func TestTemplateErrors(t *testing.T) {
 	// Nothing was written by the rejected requests.
 	_, body := e.do("GET", "/templates", nil, asAdmin)
 	require.EqualValues(t, 1, body["total"])
-	page, err := e.gen.History(context.Background(), contentgen.HistoryQuery{})
+	_, total, err := e.gen.History(context.Background(), contentgen.HistoryQuery{})
 	require.NoError(t, err)
-	require.Zero(t, page.Total)
+	require.Zero(t, total)
 }
 
 func TestTemplateDefaultIsUniquePerPostType(t *testing.T) {
@@ -572,7 +572,7 @@ func TestGenerateWithTemplatesEndToEnd(t *testing.T) {
 	var formats []string
 	for _, raw := range body["ids"].([]any) {
 		pid := int64(raw.(float64))
-		posts, err := e.host.Posts(ctx, contentgen.PostQuery{IDs: []int64{pid}})
+		posts, err := e.host.Posts(ctx, contentgen.PostQuery{IDs: contentgen.OnlyIDs(pid)})
 		require.NoError(t, err)
 		p := posts[0]
 		formats = append(formats, p.Meta["format"])
@@ -674,7 +674,7 @@ func FuzzTemplateBodies(f *testing.F) {
 		FieldAdapters: templates.NewRegistry(acfjson.New(os.DirFS(dir), nil)),
 	})
 	require.NoError(f, err)
-	_, err = gen.CreateTemplate(context.Background(), templates.Input{Name: "Seed", PostType: "book"})
+	_, err = gen.Templates().Create(context.Background(), templates.Input{Name: "Seed", PostType: "book"})
 	require.NoError(f, err)
 	api, err := httpapi.New(gen, &httpapi.Options{Auth: allowAll{}})
 	require.NoError(f, err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"maps"
 )
 
 // Image provider slugs of the specification.
@@ -23,11 +24,22 @@ const (
 	MaxImageSize = 4000
 )
 
-// Slugs lists the built-in image provider slugs.
-var Slugs = []string{Keyword, Curated, Random, Local}
+// Slugs returns the built-in image provider slugs. The slice is new on
+// every call.
+func Slugs() []string { return []string{Keyword, Curated, Random, Local} }
 
-// Categories maps the image category slugs to their labels.
-var Categories = map[string]string{
+// IsSlug reports whether s is a built-in image provider slug.
+func IsSlug(s string) bool { return s == Keyword || s == Curated || s == Random || s == Local }
+
+// Categories returns the image category slugs mapped to their labels. The
+// map is new on every call.
+func Categories() map[string]string { return maps.Clone(categories) }
+
+// IsCategory reports whether s is an image category slug.
+func IsCategory(s string) bool { _, ok := categories[s]; return ok }
+
+// categories is never modified; Categories hands out copies.
+var categories = map[string]string{
 	"nature":       "Nature",
 	"architecture": "Architecture",
 	"people":       "People",

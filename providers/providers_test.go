@@ -40,9 +40,9 @@ func TestImageRequestValidate(t *testing.T) {
 func TestCategorySlugsMatchCategories(t *testing.T) {
 	t.Parallel()
 	slugs := providers.CategorySlugs()
-	require.Len(t, slugs, len(providers.Categories))
+	require.Len(t, slugs, len(providers.Categories()))
 	for _, s := range slugs {
-		require.Contains(t, providers.Categories, s)
+		require.Contains(t, providers.Categories(), s)
 	}
 	slugs[0] = "changed"
 	require.Equal(t, "nature", providers.CategorySlugs()[0], "each call returns a new slice")

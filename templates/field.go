@@ -226,3 +226,25 @@ func (r Relation) Clone() Relation {
 	r.To = slices.Clone(r.To)
 	return r
 }
+
+// coreSupport is the post type feature each core field needs, if any.
+var coreSupport = map[string]string{
+	CorePostTitle:   "title",
+	CorePostContent: "editor",
+	CorePostExcerpt: "excerpt",
+	CorePostAuthor:  "author",
+}
+
+// SupportedCoreFields returns the core fields a post type with the given
+// features (such as "title", "editor", "excerpt", "author") can
+// configure: those whose feature it supports, and those that need none.
+func SupportedCoreFields(features []string) []Field {
+	var out []Field
+	for _, f := range CoreFields() {
+		if feat, ok := coreSupport[f.Name]; ok && !slices.Contains(features, feat) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}

@@ -80,11 +80,11 @@ func commentTests() []test {
 				want []int64
 			}{
 				{"no filter", contentgen.CommentQuery{}, ids},
-				{"one post", contentgen.CommentQuery{PostIDs: []int64{posts[0]}}, []int64{ids[0], ids[2]}},
-				{"two posts", contentgen.CommentQuery{PostIDs: []int64{posts[2], posts[1]}}, []int64{ids[1], ids[3]}},
+				{"one post", contentgen.CommentQuery{PostIDs: contentgen.OnlyIDs(posts[0])}, []int64{ids[0], ids[2]}},
+				{"two posts", contentgen.CommentQuery{PostIDs: contentgen.OnlyIDs(posts[2], posts[1])}, []int64{ids[1], ids[3]}},
 				{"status", contentgen.CommentQuery{Statuses: []string{contentgen.CommentApproved}}, []int64{ids[0], ids[2], ids[3]}},
-				{"post and status", contentgen.CommentQuery{PostIDs: []int64{posts[1]}, Statuses: []string{contentgen.CommentApproved}}, nil},
-				{"ids", contentgen.CommentQuery{IDs: []int64{ids[3], ids[0]}}, []int64{ids[0], ids[3]}},
+				{"post and status", contentgen.CommentQuery{PostIDs: contentgen.OnlyIDs(posts[1]), Statuses: []string{contentgen.CommentApproved}}, nil},
+				{"ids", contentgen.CommentQuery{IDs: contentgen.OnlyIDs(ids[3], ids[0])}, []int64{ids[0], ids[3]}},
 				{"limit and offset", contentgen.CommentQuery{Limit: 2, Offset: 1}, inOrder[1:3]},
 			}
 			for _, tc := range cases {
@@ -93,7 +93,7 @@ func commentTests() []test {
 				})
 			}
 			t.Run("meta value", func(t *testing.T) {
-				got, err := f.h.Comments(f.ctx, contentgen.CommentQuery{IDs: ids, MetaKey: "flag", MetaValue: "yes"})
+				got, err := f.h.Comments(f.ctx, contentgen.CommentQuery{IDs: contentgen.OnlyIDs(ids...), MetaKey: "flag", MetaValue: "yes"})
 				require.NoError(t, err)
 				require.Equal(t, []int64{ids[1]}, commentIDs(got))
 			})

@@ -305,7 +305,7 @@ func (f *fixture) mediaItems(t *testing.T, q contentgen.MediaQuery) []contentgen
 // getPost returns the post id, failing the test when it does not exist.
 func (f *fixture) getPost(t *testing.T, id int64) contentgen.Post {
 	t.Helper()
-	out, err := f.h.Posts(f.ctx, contentgen.PostQuery{IDs: []int64{id}})
+	out, err := f.h.Posts(f.ctx, contentgen.PostQuery{IDs: contentgen.OnlyIDs(id)})
 	require.NoError(t, err)
 	require.Len(t, out, 1, "post %d", id)
 	return out[0]
@@ -313,7 +313,7 @@ func (f *fixture) getPost(t *testing.T, id int64) contentgen.Post {
 
 func (f *fixture) getTerm(t *testing.T, id int64) contentgen.Term {
 	t.Helper()
-	out, err := f.h.Terms(f.ctx, contentgen.TermQuery{IDs: []int64{id}})
+	out, err := f.h.Terms(f.ctx, contentgen.TermQuery{IDs: contentgen.OnlyIDs(id)})
 	require.NoError(t, err)
 	require.Len(t, out, 1, "term %d", id)
 	return out[0]
@@ -321,7 +321,7 @@ func (f *fixture) getTerm(t *testing.T, id int64) contentgen.Term {
 
 func (f *fixture) getUser(t *testing.T, id int64) contentgen.User {
 	t.Helper()
-	out, err := f.h.Users(f.ctx, contentgen.UserQuery{IDs: []int64{id}})
+	out, err := f.h.Users(f.ctx, contentgen.UserQuery{IDs: contentgen.OnlyIDs(id)})
 	require.NoError(t, err)
 	require.Len(t, out, 1, "user %d", id)
 	return out[0]
@@ -329,7 +329,7 @@ func (f *fixture) getUser(t *testing.T, id int64) contentgen.User {
 
 func (f *fixture) getComment(t *testing.T, id int64) contentgen.Comment {
 	t.Helper()
-	out, err := f.h.Comments(f.ctx, contentgen.CommentQuery{IDs: []int64{id}})
+	out, err := f.h.Comments(f.ctx, contentgen.CommentQuery{IDs: contentgen.OnlyIDs(id)})
 	require.NoError(t, err)
 	require.Len(t, out, 1, "comment %d", id)
 	return out[0]
@@ -337,7 +337,7 @@ func (f *fixture) getComment(t *testing.T, id int64) contentgen.Comment {
 
 func (f *fixture) getMedia(t *testing.T, id int64) contentgen.Media {
 	t.Helper()
-	out, err := f.h.Media(f.ctx, contentgen.MediaQuery{IDs: []int64{id}})
+	out, err := f.h.Media(f.ctx, contentgen.MediaQuery{IDs: contentgen.OnlyIDs(id)})
 	require.NoError(t, err)
 	require.Len(t, out, 1, "media %d", id)
 	return out[0]
@@ -352,23 +352,23 @@ func (f *fixture) exists(t *testing.T, kind contentgen.ObjectKind, id int64) boo
 	switch kind {
 	case contentgen.KindPost:
 		var out []contentgen.Post
-		out, err = f.h.Posts(f.ctx, contentgen.PostQuery{IDs: ids})
+		out, err = f.h.Posts(f.ctx, contentgen.PostQuery{IDs: contentgen.OnlyIDs(ids...)})
 		n = len(out)
 	case contentgen.KindTerm:
 		var out []contentgen.Term
-		out, err = f.h.Terms(f.ctx, contentgen.TermQuery{IDs: ids})
+		out, err = f.h.Terms(f.ctx, contentgen.TermQuery{IDs: contentgen.OnlyIDs(ids...)})
 		n = len(out)
 	case contentgen.KindUser:
 		var out []contentgen.User
-		out, err = f.h.Users(f.ctx, contentgen.UserQuery{IDs: ids})
+		out, err = f.h.Users(f.ctx, contentgen.UserQuery{IDs: contentgen.OnlyIDs(ids...)})
 		n = len(out)
 	case contentgen.KindComment:
 		var out []contentgen.Comment
-		out, err = f.h.Comments(f.ctx, contentgen.CommentQuery{IDs: ids})
+		out, err = f.h.Comments(f.ctx, contentgen.CommentQuery{IDs: contentgen.OnlyIDs(ids...)})
 		n = len(out)
 	case contentgen.KindMedia:
 		var out []contentgen.Media
-		out, err = f.h.Media(f.ctx, contentgen.MediaQuery{IDs: ids})
+		out, err = f.h.Media(f.ctx, contentgen.MediaQuery{IDs: contentgen.OnlyIDs(ids...)})
 		n = len(out)
 	default:
 		t.Fatalf("unknown kind %q", kind)

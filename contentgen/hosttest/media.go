@@ -52,7 +52,7 @@ func mediaTests() []test {
 				{"images", contentgen.MediaQuery{MIMEPrefixes: []string{"image/"}}, []int64{ids[0], ids[2]}},
 				{"two prefixes", contentgen.MediaQuery{MIMEPrefixes: []string{"application/pdf", "image/png"}}, ids[1:]},
 				{"search ignores case", contentgen.MediaQuery{Search: "barn"}, []int64{ids[0], ids[2]}},
-				{"ids", contentgen.MediaQuery{IDs: []int64{ids[2]}}, ids[2:]},
+				{"ids", contentgen.MediaQuery{IDs: contentgen.OnlyIDs(ids[2])}, ids[2:]},
 				{"limit and offset", contentgen.MediaQuery{Limit: 1, Offset: 2}, sorted(ids)[2:]},
 			}
 			for _, tc := range cases {
@@ -61,7 +61,7 @@ func mediaTests() []test {
 				})
 			}
 			t.Run("meta value", func(t *testing.T) {
-				got, err := f.h.Media(f.ctx, contentgen.MediaQuery{IDs: ids, MetaKey: "album", MetaValue: "farm"})
+				got, err := f.h.Media(f.ctx, contentgen.MediaQuery{IDs: contentgen.OnlyIDs(ids...), MetaKey: "album", MetaValue: "farm"})
 				require.NoError(t, err)
 				require.Equal(t, ids[2:], mediaIDs(got))
 			})

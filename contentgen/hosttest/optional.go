@@ -98,7 +98,7 @@ func transactorTests() []test {
 				if posts, err = tx.CreatePosts(ctx, []contentgen.Post{p}); err != nil {
 					return err
 				}
-				seen, err := tx.Posts(ctx, contentgen.PostQuery{IDs: posts})
+				seen, err := tx.Posts(ctx, contentgen.PostQuery{IDs: contentgen.OnlyIDs(posts...)})
 				if err != nil {
 					return err
 				}

@@ -207,7 +207,7 @@ func postTests() []test {
 				{"search ignores case", contentgen.PostQuery{Search: "APPLE"}, []int64{ids[0], ids[3]}},
 				{"search lower", contentgen.PostQuery{Search: "banana"}, []int64{ids[1]}},
 				{"search no match", contentgen.PostQuery{Search: "zzz-no-match"}, nil},
-				{"ids unordered with duplicates and unknown", contentgen.PostQuery{IDs: []int64{ids[3], ids[0], ids[3], f.removedID(t, contentgen.KindPost)}}, []int64{ids[0], ids[3]}},
+				{"ids unordered with duplicates and unknown", contentgen.PostQuery{IDs: contentgen.OnlyIDs(ids[3], ids[0], ids[3], f.removedID(t, contentgen.KindPost))}, []int64{ids[0], ids[3]}},
 				{"combined", contentgen.PostQuery{Statuses: []string{contentgen.StatusPublish}, AuthorID: authors[0]}, []int64{ids[0]}},
 			}
 			for _, tc := range cases {
@@ -217,7 +217,7 @@ func postTests() []test {
 				})
 			}
 			t.Run("meta value", func(t *testing.T) {
-				got, err := f.h.Posts(f.ctx, contentgen.PostQuery{IDs: ids, MetaKey: "color", MetaValue: "red"})
+				got, err := f.h.Posts(f.ctx, contentgen.PostQuery{IDs: contentgen.OnlyIDs(ids...), MetaKey: "color", MetaValue: "red"})
 				require.NoError(t, err)
 				require.Equal(t, sorted([]int64{ids[0], ids[2]}), postIDs(got))
 			})
@@ -291,7 +291,7 @@ func postTests() []test {
 			require.NoError(t, f.h.DeletePosts(f.ctx, []int64{doomed}))
 			require.False(t, f.exists(t, contentgen.KindPost, doomed))
 			f.requireMetaGone(t, contentgen.KindPost, doomed)
-			require.Empty(t, f.comments(t, contentgen.CommentQuery{PostIDs: []int64{doomed}}))
+			require.Empty(t, f.comments(t, contentgen.CommentQuery{PostIDs: contentgen.OnlyIDs(doomed)}))
 			require.False(t, f.exists(t, contentgen.KindComment, c1))
 			require.False(t, f.exists(t, contentgen.KindComment, c2))
 			f.requireMetaGone(t, contentgen.KindComment, c2)

@@ -94,7 +94,7 @@ func termTests() []test {
 				{"children", contentgen.TermQuery{HasParent: true, Parent: root}, kids},
 				{"parent ignored without HasParent", contentgen.TermQuery{Parent: root}, all},
 				{"search ignores case", contentgen.TermQuery{Search: "APPLE"}, []int64{kids[0], tags[0]}},
-				{"ids", contentgen.TermQuery{IDs: []int64{tags[0], root}}, []int64{root, tags[0]}},
+				{"ids", contentgen.TermQuery{IDs: contentgen.OnlyIDs(tags[0], root)}, []int64{root, tags[0]}},
 				{"limit", contentgen.TermQuery{Limit: 2}, inOrder[:2]},
 				{"offset", contentgen.TermQuery{Limit: 2, Offset: 3}, inOrder[3:]},
 				{"offset past the end", contentgen.TermQuery{Offset: 4}, nil},
@@ -105,7 +105,7 @@ func termTests() []test {
 				})
 			}
 			t.Run("meta value", func(t *testing.T) {
-				got, err := f.h.Terms(f.ctx, contentgen.TermQuery{IDs: all, MetaKey: "color", MetaValue: "gold"})
+				got, err := f.h.Terms(f.ctx, contentgen.TermQuery{IDs: contentgen.OnlyIDs(all...), MetaKey: "color", MetaValue: "gold"})
 				require.NoError(t, err)
 				require.Equal(t, []int64{tags[0]}, termIDs(got))
 			})

@@ -65,7 +65,7 @@ func userTests() []test {
 			for _, tc := range cases {
 				t.Run(tc.name, func(t *testing.T) {
 					_, err := f.h.CreateUsers(f.ctx, tc.batch)
-					require.ErrorIs(t, err, contentgen.ErrConflict)
+					require.ErrorIs(t, err, contentgen.ErrHostConflict)
 					got, err := f.h.Users(f.ctx, contentgen.UserQuery{Login: tc.batch[0].Login})
 					require.NoError(t, err)
 					require.Empty(t, got, "no user of a failed batch may be stored")
@@ -92,7 +92,7 @@ func userTests() []test {
 				{"search display name", contentgen.UserQuery{Search: "hopper"}, ids[:1]},
 				{"search login", contentgen.UserQuery{Search: strings.ToUpper(c.Login)}, ids[2:]},
 				{"search e-mail", contentgen.UserQuery{Search: "mixed.case"}, ids[1:2]},
-				{"ids", contentgen.UserQuery{IDs: []int64{ids[2], ids[0]}}, []int64{ids[0], ids[2]}},
+				{"ids", contentgen.UserQuery{IDs: contentgen.OnlyIDs(ids[2], ids[0])}, []int64{ids[0], ids[2]}},
 				{"unknown role", contentgen.UserQuery{Roles: []string{"hosttest_no_such_role"}}, nil},
 				{"limit and offset", contentgen.UserQuery{Limit: 1, Offset: 1}, sorted(ids)[1:2]},
 			}
@@ -109,7 +109,7 @@ func userTests() []test {
 				})
 			}
 			t.Run("meta value", func(t *testing.T) {
-				got, err := f.h.Users(f.ctx, contentgen.UserQuery{IDs: ids, MetaKey: "team", MetaValue: "blue"})
+				got, err := f.h.Users(f.ctx, contentgen.UserQuery{IDs: contentgen.OnlyIDs(ids...), MetaKey: "team", MetaValue: "blue"})
 				require.NoError(t, err)
 				require.Equal(t, ids[2:], userIDs(got))
 			})

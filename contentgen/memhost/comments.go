@@ -51,16 +51,16 @@ func (h *Host) CreateComments(ctx context.Context, comments []contentgen.Comment
 // newComment validates in and returns the row to store.
 func (h *Host) newComment(st *state, in *contentgen.Comment) (*contentgen.Comment, error) {
 	if !st.posts.has(in.PostID) {
-		return nil, invalidf("post %d does not exist", in.PostID)
+		return nil, missingf("post %d does not exist", in.PostID)
 	}
 	if in.ParentID != 0 {
 		parent := st.comments.get(in.ParentID)
 		if parent == nil || parent.PostID != in.PostID {
-			return nil, invalidf("parent comment %d does not exist on post %d", in.ParentID, in.PostID)
+			return nil, missingf("parent comment %d does not exist on post %d", in.ParentID, in.PostID)
 		}
 	}
 	if in.UserID != 0 && !st.users.has(in.UserID) {
-		return nil, invalidf("user %d does not exist", in.UserID)
+		return nil, missingf("user %d does not exist", in.UserID)
 	}
 	c := *in
 	c.ID = 0
@@ -81,24 +81,22 @@ func (h *Host) Comments(ctx context.Context, q contentgen.CommentQuery) ([]conte
 	var out []contentgen.Comment
 	err := h.read(ctx, func(st *state) error {
 		ids := q.IDs
-		if len(ids) == 0 && len(q.PostIDs) > 0 {
-			// Only the comments of those posts can match.
-			ids = []int64{}
-			for _, pid := range q.PostIDs {
-				for cid := range st.postComments[pid] {
-					ids = append(ids, cid)
-				}
-			}
-			if len(ids) == 0 {
-				out = []contentgen.Comment{}
-				return nil
-			}
-		}
 		var onPost map[int64]bool
-		if len(q.PostIDs) > 0 {
-			onPost = make(map[int64]bool, len(q.PostIDs))
-			for _, pid := range q.PostIDs {
+		if q.PostIDs.Active() {
+			posts := q.PostIDs.List()
+			onPost = make(map[int64]bool, len(posts))
+			for _, pid := range posts {
 				onPost[pid] = true
+			}
+			if !ids.Active() {
+				// Only the comments of those posts can match.
+				var cids []int64
+				for _, pid := range posts {
+					for cid := range st.postComments[pid] {
+						cids = append(cids, cid)
+					}
+				}
+				ids = contentgen.OnlyIDs(cids...)
 			}
 		}
 		out = find(st.comments, ids, func(c *contentgen.Comment) bool {

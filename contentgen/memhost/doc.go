@@ -15,7 +15,7 @@
 //
 // Every write is validated whole before anything changes, so a failing
 // batch stores nothing; references must point at existing objects (see
-// the Create methods) and failures wrap ErrInvalid, contentgen.ErrConflict
+// the Create methods) and failures wrap ErrInvalid, contentgen.ErrHostConflict
 // (logins, e-mail addresses, explicit term slugs) or
 // contentgen.ErrHostNotFound. Results are copies; inputs are copied too.
 // Queries run in id order; a MetaKey without a MetaValue keeps objects that

@@ -152,7 +152,7 @@ func validName(name string, maxLen int) bool {
 
 // RegisterPostType adds a post type. The name must be 1-20 characters of
 // a-z, 0-9, '_' and '-'; a registered name fails with an error wrapping
-// contentgen.ErrConflict. Label defaults to the name; Count is ignored.
+// contentgen.ErrHostConflict. Label defaults to the name; Count is ignored.
 // Taxonomies may name taxonomies registered later: the link between a post
 // type and a taxonomy holds when either side lists the other. Do not call
 // it from inside InTx: it waits for the transaction to end.
@@ -167,7 +167,7 @@ func (h *Host) RegisterPostType(pt contentgen.PostType) error {
 	defer h.mu.Unlock()
 	st := h.st
 	if st.postType(pt.Name) != nil {
-		return fmt.Errorf("%w: post type %q is already registered", contentgen.ErrConflict, pt.Name)
+		return fmt.Errorf("%w: post type %q is already registered", contentgen.ErrHostConflict, pt.Name)
 	}
 	c := clonePostType(&pt)
 	c.Count = nil
@@ -191,7 +191,7 @@ func (h *Host) RegisterPostType(pt contentgen.PostType) error {
 
 // RegisterTaxonomy adds a taxonomy. The name must be 1-32 characters of
 // a-z, 0-9, '_' and '-'; a registered name fails with an error wrapping
-// contentgen.ErrConflict. Label defaults to the name; Count is ignored.
+// contentgen.ErrHostConflict. Label defaults to the name; Count is ignored.
 // PostTypes may name post types registered later. Like RegisterPostType,
 // it waits for a running transaction.
 func (h *Host) RegisterTaxonomy(tax contentgen.Taxonomy) error {
@@ -205,7 +205,7 @@ func (h *Host) RegisterTaxonomy(tax contentgen.Taxonomy) error {
 	defer h.mu.Unlock()
 	st := h.st
 	if st.taxonomy(tax.Name) != nil {
-		return fmt.Errorf("%w: taxonomy %q is already registered", contentgen.ErrConflict, tax.Name)
+		return fmt.Errorf("%w: taxonomy %q is already registered", contentgen.ErrHostConflict, tax.Name)
 	}
 	c := cloneTaxonomy(&tax)
 	c.Count = 0
@@ -451,6 +451,12 @@ func (h *Host) timestamp(t time.Time) time.Time {
 		t = h.now()
 	}
 	return t.Round(0)
+}
+
+// missingf returns an error wrapping ErrInvalid and
+// contentgen.ErrHostReference, for a create naming a missing object.
+func missingf(format string, args ...any) error {
+	return fmt.Errorf("%w: %w: "+format, append([]any{ErrInvalid, contentgen.ErrHostReference}, args...)...)
 }
 
 // invalidf returns an error wrapping ErrInvalid.

@@ -45,7 +45,7 @@ func (h *Host) CreateMedia(ctx context.Context, media []contentgen.Media) ([]int
 // newMedia validates in and returns the row to store.
 func (h *Host) newMedia(st *state, in *contentgen.Media) (*mediaRow, error) {
 	if in.ParentID != 0 && !st.posts.has(in.ParentID) {
-		return nil, invalidf("parent post %d does not exist", in.ParentID)
+		return nil, missingf("parent post %d does not exist", in.ParentID)
 	}
 	m := &mediaRow{Media: *in}
 	m.ID = 0
@@ -271,8 +271,13 @@ func (h *Host) File(urlPath string) (data []byte, mimeType string, ok bool) {
 	}
 	m := st.media.get(ref.id)
 	if ref.size != "" {
-		sz, _ := m.Size(ref.size)
-		return bytes.Clone(m.sizes[ref.size].data), sz.MIMEType, true
+		mime := m.MIMEType
+		for _, sz := range m.Sizes {
+			if sz.Name == ref.size {
+				mime = sz.MIMEType
+			}
+		}
+		return bytes.Clone(m.sizes[ref.size].data), mime, true
 	}
 	return bytes.Clone(m.data), m.MIMEType, true
 }

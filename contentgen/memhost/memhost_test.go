@@ -223,12 +223,12 @@ func TestRegister(t *testing.T) {
 	h := memhost.New(nil)
 	ctx := t.Context()
 	require.NoError(t, h.RegisterPostType(contentgen.PostType{Name: "recipe", Taxonomies: []string{"cuisine", "later"}}))
-	require.ErrorIs(t, h.RegisterPostType(contentgen.PostType{Name: "recipe"}), contentgen.ErrConflict)
+	require.ErrorIs(t, h.RegisterPostType(contentgen.PostType{Name: "recipe"}), contentgen.ErrHostConflict)
 	for _, bad := range []string{"", "Recipe", "has space", "this-name-is-far-too-long"} {
 		require.ErrorIs(t, h.RegisterPostType(contentgen.PostType{Name: bad}), memhost.ErrInvalid, bad)
 	}
 	require.NoError(t, h.RegisterTaxonomy(contentgen.Taxonomy{Name: "cuisine", Hierarchical: true}))
-	require.ErrorIs(t, h.RegisterTaxonomy(contentgen.Taxonomy{Name: "cuisine"}), contentgen.ErrConflict)
+	require.ErrorIs(t, h.RegisterTaxonomy(contentgen.Taxonomy{Name: "cuisine"}), contentgen.ErrHostConflict)
 	require.ErrorIs(t, h.RegisterTaxonomy(contentgen.Taxonomy{Name: "Bad Name"}), memhost.ErrInvalid)
 	// The link holds whichever side names the other, and only registered
 	// names are listed.
@@ -334,12 +334,12 @@ func TestCreateValidation(t *testing.T) {
 	require.NotNil(t, p.Terms)
 	cids, err := h.CreateComments(ctx, []contentgen.Comment{{PostID: ids[0]}})
 	require.NoError(t, err)
-	c, err := h.Comments(ctx, contentgen.CommentQuery{IDs: cids})
+	c, err := h.Comments(ctx, contentgen.CommentQuery{IDs: contentgen.OnlyIDs(cids...)})
 	require.NoError(t, err)
 	require.Equal(t, contentgen.CommentApproved, c[0].Status)
 	uids, err := h.CreateUsers(ctx, []contentgen.User{{Login: "nodisplay"}})
 	require.NoError(t, err)
-	u, err := h.Users(ctx, contentgen.UserQuery{IDs: uids})
+	u, err := h.Users(ctx, contentgen.UserQuery{IDs: contentgen.OnlyIDs(uids...)})
 	require.NoError(t, err)
 	require.Equal(t, "nodisplay", u[0].DisplayName)
 	require.True(t, clock().Equal(u[0].Registered))
@@ -347,7 +347,7 @@ func TestCreateValidation(t *testing.T) {
 
 func onePost(t *testing.T, h contentgen.Host, id int64) contentgen.Post {
 	t.Helper()
-	posts, err := h.Posts(t.Context(), contentgen.PostQuery{IDs: []int64{id}})
+	posts, err := h.Posts(t.Context(), contentgen.PostQuery{IDs: contentgen.OnlyIDs(id)})
 	require.NoError(t, err)
 	require.Len(t, posts, 1)
 	return posts[0]
@@ -364,7 +364,7 @@ func TestTermSlugs(t *testing.T) {
 		{Taxonomy: "section", Name: "Café Öl"},
 	})
 	require.NoError(t, err)
-	terms, err := h.Terms(ctx, contentgen.TermQuery{IDs: ids})
+	terms, err := h.Terms(ctx, contentgen.TermQuery{IDs: contentgen.OnlyIDs(ids...)})
 	require.NoError(t, err)
 	require.Equal(t, "science-tech", terms[0].Slug)
 	require.Equal(t, "science-tech-2", terms[1].Slug, "made unique within the taxonomy")
@@ -372,9 +372,9 @@ func TestTermSlugs(t *testing.T) {
 	require.Equal(t, "café-öl", terms[3].Slug)
 
 	_, err = h.CreateTerms(ctx, []contentgen.Term{{Taxonomy: "section", Name: "X", Slug: "science-tech"}})
-	require.ErrorIs(t, err, contentgen.ErrConflict)
+	require.ErrorIs(t, err, contentgen.ErrHostConflict)
 	_, err = h.CreateTerms(ctx, []contentgen.Term{{Taxonomy: "label", Name: "A", Slug: "same"}, {Taxonomy: "label", Name: "B", Slug: "same"}})
-	require.ErrorIs(t, err, contentgen.ErrConflict)
+	require.ErrorIs(t, err, contentgen.ErrHostConflict)
 	// A removed term frees its slug.
 	require.NoError(t, h.DeleteTerms(ctx, ids[:1]))
 	_, err = h.CreateTerms(ctx, []contentgen.Term{{Taxonomy: "section", Name: "X", Slug: "science-tech"}})
@@ -382,7 +382,7 @@ func TestTermSlugs(t *testing.T) {
 	// Flat taxonomies drop a parent.
 	flat, err := h.CreateTerms(ctx, []contentgen.Term{{Taxonomy: "label", Name: "Child", ParentID: ids[2]}})
 	require.NoError(t, err)
-	got, err := h.Terms(ctx, contentgen.TermQuery{IDs: flat})
+	got, err := h.Terms(ctx, contentgen.TermQuery{IDs: contentgen.OnlyIDs(flat...)})
 	require.NoError(t, err)
 	require.Zero(t, got[0].ParentID)
 }
@@ -403,9 +403,12 @@ func TestQuerySemantics(t *testing.T) {
 	got, err = h.Posts(ctx, contentgen.PostQuery{MetaKey: "k", MetaValue: "v"})
 	require.NoError(t, err)
 	require.Len(t, got, 1)
-	got, err = h.Posts(ctx, contentgen.PostQuery{IDs: []int64{}})
+	got, err = h.Posts(ctx, contentgen.PostQuery{IDs: contentgen.OnlyIDs()})
 	require.NoError(t, err)
-	require.Len(t, got, 3, "an empty IDs slice does not filter")
+	require.Empty(t, got, "an empty id list selects nothing")
+	got, err = h.Posts(ctx, contentgen.PostQuery{})
+	require.NoError(t, err)
+	require.Len(t, got, 3, "no id filter selects everything")
 	got, err = h.Posts(ctx, contentgen.PostQuery{Limit: -1, Offset: -5})
 	require.NoError(t, err)
 	require.Len(t, got, 3, "negative limit and offset do not filter")
@@ -454,7 +457,7 @@ func TestInputIsCopied(t *testing.T) {
 	admins, err := h.Users(ctx, contentgen.UserQuery{Roles: []string{memhost.RoleAdministrator}})
 	require.NoError(t, err)
 	require.Empty(t, admins)
-	u, err := h.Users(ctx, contentgen.UserQuery{IDs: uids})
+	u, err := h.Users(ctx, contentgen.UserQuery{IDs: contentgen.OnlyIDs(uids...)})
 	require.NoError(t, err)
 	require.Equal(t, []string{memhost.RoleEditor}, u[0].Roles)
 }
@@ -477,7 +480,7 @@ func TestTrash(t *testing.T) {
 	require.Equal(t, contentgen.StatusTrash, p.Status)
 	require.Equal(t, contentgen.StatusPrivate, p.Meta[memhost.TrashStatusKey])
 	require.Equal(t, fmt.Sprint(clock().Unix()), p.Meta[memhost.TrashTimeKey])
-	tm, err := h.Terms(ctx, contentgen.TermQuery{IDs: terms})
+	tm, err := h.Terms(ctx, contentgen.TermQuery{IDs: contentgen.OnlyIDs(terms...)})
 	require.NoError(t, err)
 	require.Equal(t, 0, tm[0].Count, "trashed posts do not count for their terms")
 	// Trashing again keeps the first remembered status.
@@ -489,17 +492,17 @@ func TestTrash(t *testing.T) {
 	require.Equal(t, contentgen.StatusPrivate, p.Status)
 	require.NotContains(t, p.Meta, memhost.TrashStatusKey)
 	require.NotContains(t, p.Meta, memhost.TrashTimeKey)
-	tm, err = h.Terms(ctx, contentgen.TermQuery{IDs: terms})
+	tm, err = h.Terms(ctx, contentgen.TermQuery{IDs: contentgen.OnlyIDs(terms...)})
 	require.NoError(t, err)
 	require.Equal(t, 1, tm[0].Count)
 
 	require.NoError(t, h.TrashComments(ctx, cids))
-	c, err := h.Comments(ctx, contentgen.CommentQuery{IDs: cids})
+	c, err := h.Comments(ctx, contentgen.CommentQuery{IDs: contentgen.OnlyIDs(cids...)})
 	require.NoError(t, err)
 	require.Equal(t, contentgen.CommentTrash, c[0].Status)
 	require.Equal(t, contentgen.CommentPending, c[0].Meta[memhost.TrashStatusKey])
 	require.NoError(t, h.UntrashComments(ctx, cids))
-	c, err = h.Comments(ctx, contentgen.CommentQuery{IDs: cids})
+	c, err = h.Comments(ctx, contentgen.CommentQuery{IDs: contentgen.OnlyIDs(cids...)})
 	require.NoError(t, err)
 	require.Equal(t, contentgen.CommentPending, c[0].Status)
 }
@@ -521,7 +524,7 @@ func TestDeleteCascades(t *testing.T) {
 
 	require.NoError(t, h.DeletePosts(ctx, mid))
 	require.Equal(t, top[0], onePost(t, h, low[0]).ParentID, "children move to the parent of a removed post")
-	m, err := h.Media(ctx, contentgen.MediaQuery{IDs: media})
+	m, err := h.Media(ctx, contentgen.MediaQuery{IDs: contentgen.OnlyIDs(media...)})
 	require.NoError(t, err)
 	require.Equal(t, top[0], m[0].ParentID, "attachments move up too")
 
@@ -531,7 +534,7 @@ func TestDeleteCascades(t *testing.T) {
 	require.ErrorIs(t, h.DeleteUsers(ctx, users, users[1]), memhost.ErrInvalid, "cannot reassign to a removed user")
 	require.ErrorIs(t, h.DeleteUsers(ctx, users[:1], 999), contentgen.ErrHostNotFound)
 	require.NoError(t, h.DeleteUsers(ctx, users[:1], users[1]))
-	c, err := h.Comments(ctx, contentgen.CommentQuery{IDs: cids})
+	c, err := h.Comments(ctx, contentgen.CommentQuery{IDs: contentgen.OnlyIDs(cids...)})
 	require.NoError(t, err)
 	require.Zero(t, c[0].UserID)
 	require.Equal(t, "A", c[0].AuthorName)
@@ -561,7 +564,7 @@ func TestStoreMedia(t *testing.T) {
 	require.NoError(t, err)
 	old, err := h.StoreMedia(ctx, contentgen.Media{Title: "C", Filename: "doc", Date: time.Date(2020, 1, 2, 0, 0, 0, 0, time.UTC)}, []byte("%PDF-1.4 x"))
 	require.NoError(t, err)
-	items, err := h.Media(ctx, contentgen.MediaQuery{IDs: []int64{a, b, old}})
+	items, err := h.Media(ctx, contentgen.MediaQuery{IDs: contentgen.OnlyIDs(a, b, old)})
 	require.NoError(t, err)
 	require.Equal(t, "https://example.org/blog/uploads/2024/05/My-Photo-.png", items[0].URL)
 	require.Equal(t, "My-Photo-.png", items[0].Filename)
@@ -590,7 +593,7 @@ func TestStoreMedia(t *testing.T) {
 	require.NoError(t, err)
 	_, _, err = h.MediaBytes(ctx, ids[0])
 	require.ErrorIs(t, err, contentgen.ErrHostNotFound)
-	items, err = h.Media(ctx, contentgen.MediaQuery{IDs: ids})
+	items, err = h.Media(ctx, contentgen.MediaQuery{IDs: contentgen.OnlyIDs(ids...)})
 	require.NoError(t, err)
 	require.Equal(t, "https://cdn.example/x.jpg", items[0].URL, "CreateMedia keeps the URL")
 
@@ -898,7 +901,7 @@ func BenchmarkPostsByIDs(b *testing.B) {
 	}
 	want := ids[len(ids)/2 : len(ids)/2+50]
 	for b.Loop() {
-		got, err := h.Posts(ctx, contentgen.PostQuery{IDs: want})
+		got, err := h.Posts(ctx, contentgen.PostQuery{IDs: contentgen.OnlyIDs(want...)})
 		if err != nil || len(got) != 50 {
 			b.Fatal(err, len(got))
 		}

@@ -67,13 +67,13 @@ func (h *Host) newPost(st *state, in *contentgen.Post) (*contentgen.Post, error)
 		return nil, invalidf("unknown post status %q", p.Status)
 	}
 	if p.AuthorID != 0 && !st.users.has(p.AuthorID) {
-		return nil, invalidf("author %d does not exist", p.AuthorID)
+		return nil, missingf("author %d does not exist", p.AuthorID)
 	}
 	if p.ParentID != 0 && !st.posts.has(p.ParentID) {
-		return nil, invalidf("parent post %d does not exist", p.ParentID)
+		return nil, missingf("parent post %d does not exist", p.ParentID)
 	}
 	if p.FeaturedMediaID != 0 && !st.media.has(p.FeaturedMediaID) {
-		return nil, invalidf("featured media %d does not exist", p.FeaturedMediaID)
+		return nil, missingf("featured media %d does not exist", p.FeaturedMediaID)
 	}
 	p.Terms = make(map[string][]int64, len(in.Terms))
 	for tax, ids := range in.Terms {
@@ -87,7 +87,7 @@ func (h *Host) newPost(st *state, in *contentgen.Post) (*contentgen.Post, error)
 		for _, id := range ids {
 			t := st.terms.get(id)
 			if t == nil || t.Taxonomy != tax {
-				return nil, invalidf("term %d does not exist in taxonomy %q", id, tax)
+				return nil, missingf("term %d does not exist in taxonomy %q", id, tax)
 			}
 			if !slices.Contains(out, id) {
 				out = append(out, id)

@@ -1,6 +1,10 @@
 package memhost
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/contentgen/contentgen/contentgen"
+)
 
 // table holds the rows of one kind of object keyed by id, keeps their ids
 // in ascending order for queries, and records the previous version of
@@ -222,11 +226,15 @@ func (w *window) take() (keep, more bool) {
 
 // find returns copies of the rows that match, in id order, within the
 // window of limit and offset. An empty ids slice does not filter.
-func find[T, R any](t *table[T], ids []int64, match func(*T) bool, limit, offset int, out func(*T) R) []R {
-	if len(ids) == 0 {
-		ids = nil
-	}
+func find[T, R any](t *table[T], f contentgen.IDFilter, match func(*T) bool, limit, offset int, out func(*T) R) []R {
 	res := []R{}
+	var ids []int64
+	if f.Active() {
+		if len(f.List()) == 0 {
+			return res
+		}
+		ids = f.List()
+	}
 	w := newWindow(limit, offset)
 	t.scan(ids, func(_ int64, r *T) bool {
 		if !match(r) {

@@ -17,7 +17,7 @@ import (
 // created in an earlier call) and is dropped for a flat taxonomy. An empty
 // Slug is made from the name, made unique within the taxonomy with a
 // numeric suffix; a given Slug already used in the taxonomy fails the
-// batch with an error wrapping contentgen.ErrConflict. Other failures wrap
+// batch with an error wrapping contentgen.ErrHostConflict. Other failures wrap
 // ErrInvalid; nothing is stored when one term fails.
 func (h *Host) CreateTerms(ctx context.Context, terms []contentgen.Term) ([]int64, error) {
 	var ids []int64
@@ -64,7 +64,7 @@ func newTerm(st *state, in *contentgen.Term, taken map[string]bool) (*contentgen
 	if t.ParentID != 0 {
 		parent := st.terms.get(t.ParentID)
 		if parent == nil || parent.Taxonomy != t.Taxonomy {
-			return nil, invalidf("parent term %d does not exist in taxonomy %q", t.ParentID, t.Taxonomy)
+			return nil, missingf("parent term %d does not exist in taxonomy %q", t.ParentID, t.Taxonomy)
 		}
 	}
 	used := func(slug string) bool {
@@ -74,7 +74,7 @@ func newTerm(st *state, in *contentgen.Term, taken map[string]bool) (*contentgen
 	}
 	if t.Slug != "" {
 		if used(t.Slug) {
-			return nil, fmt.Errorf("%w: slug %q is already used in taxonomy %q", contentgen.ErrConflict, t.Slug, t.Taxonomy)
+			return nil, fmt.Errorf("%w: slug %q is already used in taxonomy %q", contentgen.ErrHostConflict, t.Slug, t.Taxonomy)
 		}
 	} else {
 		base := slugify(t.Name)

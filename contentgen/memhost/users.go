@@ -13,7 +13,7 @@ import (
 // order. Login must be non-empty; logins (exactly) and non-empty e-mail
 // addresses (ignoring case) must be unique among stored users and within
 // the batch, else the batch fails with an error wrapping
-// contentgen.ErrConflict. Roles must be registered (ErrInvalid). An empty
+// contentgen.ErrHostConflict. Roles must be registered (ErrInvalid). An empty
 // DisplayName becomes the login and a zero Registered the current time.
 func (h *Host) CreateUsers(ctx context.Context, users []contentgen.User) ([]int64, error) {
 	var ids []int64
@@ -27,13 +27,13 @@ func (h *Host) CreateUsers(ctx context.Context, users []contentgen.User) ([]int6
 				return err
 			}
 			if _, ok := st.logins[u.Login]; ok || logins[u.Login] {
-				return fmt.Errorf("%w: login %q is already taken", contentgen.ErrConflict, u.Login)
+				return fmt.Errorf("%w: login %q is already taken", contentgen.ErrHostConflict, u.Login)
 			}
 			logins[u.Login] = true
 			if u.Email != "" {
 				email := strings.ToLower(u.Email)
 				if _, ok := st.emails[email]; ok || emails[email] {
-					return fmt.Errorf("%w: e-mail address %q is already taken", contentgen.ErrConflict, u.Email)
+					return fmt.Errorf("%w: e-mail address %q is already taken", contentgen.ErrHostConflict, u.Email)
 				}
 				emails[email] = true
 			}

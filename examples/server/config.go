@@ -60,7 +60,7 @@ func loadKeyring(keyFile string) (*secrets.Keyring, string, error) {
 // AI_TWO and AI_THREE. A provider without both is not available.
 func aiProviders() map[string]ai.Options {
 	out := map[string]ai.Options{}
-	for _, slug := range contentgen.AIProviders {
+	for _, slug := range []string{contentgen.AIOne, contentgen.AITwo, contentgen.AIThree} {
 		prefix := "CONTENTGEN_" + strings.ToUpper(slug) + "_"
 		base, model := os.Getenv(prefix+"BASE_URL"), os.Getenv(prefix+"MODEL")
 		if base != "" && model != "" {

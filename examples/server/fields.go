@@ -154,6 +154,6 @@ func starterTemplates() []templates.Input {
 
 // installStarters installs the starter templates.
 func installStarters(ctx context.Context, gen *contentgen.Generator) error {
-	_, err := gen.EnsureSystemTemplates(ctx, starterTemplates())
+	_, err := gen.Templates().EnsureSystem(ctx, starterTemplates())
 	return err
 }

@@ -156,8 +156,9 @@ func newServer(ctx context.Context, c serverConfig) (*http.Server, []userSpec, e
 	gen, err := contentgen.New(host, history.NewMemStore(nil), &contentgen.Config{
 		Logger:         logger,
 		ImageProviders: images,
-		AI:             &contentgen.AIConfig{Keyring: c.keyring, Providers: aiProviders()},
-		Templates:      templates.NewMemStore(nil),
+		AIKeyring:      c.keyring,
+		AIProviders:    aiProviders(),
+		Templates:      templates.NewMemStore(),
 		FieldAdapters:  fields,
 	})
 	if err != nil {

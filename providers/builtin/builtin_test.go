@@ -14,10 +14,10 @@ func TestNewMatchesSpecification(t *testing.T) {
 	t.Parallel()
 	ps, err := builtin.New(nil)
 	require.NoError(t, err)
-	require.Len(t, ps, len(providers.Slugs))
+	require.Len(t, ps, len(providers.Slugs()))
 	for i, p := range ps {
 		info := p.Info()
-		require.Equal(t, providers.Slugs[i], info.Slug)
+		require.Equal(t, providers.Slugs()[i], info.Slug)
 		require.NotEmpty(t, info.Name)
 		require.NotEmpty(t, info.Description)
 		require.False(t, info.RequiresAPIKey, "no built-in provider needs a key")

@@ -165,7 +165,7 @@ func (p *Provider) render(c *canvas, req providers.ImageRequest) string {
 // providers.Categories, otherwise one picked from the seed (never
 // "portrait", which is reserved for avatars).
 func SceneFor(category string, seed uint64) string {
-	if _, ok := providers.Categories[category]; ok {
+	if providers.IsCategory(category) {
 		return category
 	}
 	all := providers.CategorySlugs()

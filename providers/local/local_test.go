@@ -253,12 +253,12 @@ func TestSceneFor(t *testing.T) {
 	seen := map[string]bool{}
 	for seed := range uint64(400) {
 		c := local.SceneFor("", seed)
-		require.Contains(t, providers.Categories, c)
+		require.Contains(t, providers.Categories(), c)
 		require.NotEqual(t, "portrait", c, "portraits are only drawn when asked for")
 		require.Equal(t, c, local.SceneFor("no-such-category", seed), "unknown categories act like none")
 		seen[c] = true
 	}
-	require.Len(t, seen, len(providers.Categories)-1, "every other scene is reachable from a seed")
+	require.Len(t, seen, len(providers.Categories())-1, "every other scene is reachable from a seed")
 }
 
 func ExampleProvider_Image() {

@@ -1,0 +1,430 @@
+package httpapi
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/templates"
+)
+
+// The request bodies of the specification and their translation into the
+// library's requests, and the records of its answers.
+
+type postsBody struct {
+	PostType                     string                      `json:"post_type"`
+	Count                        *int                        `json:"count"`
+	PostStatus                   string                      `json:"post_status"`
+	SetFeaturedImage             *bool                       `json:"set_featured_image"`
+	DownloadImages               *bool                       `json:"download_images"`
+	ImageProvider                string                      `json:"image_provider"`
+	ImageCategory                string                      `json:"image_category"`
+	ImageWidth                   *int                        `json:"image_width"`
+	ImageHeight                  *int                        `json:"image_height"`
+	PopulateCustomFields         *bool                       `json:"populate_custom_fields"`
+	AutoTaxonomies               *bool                       `json:"auto_taxonomies"`
+	DeleteExistingBeforeGenerate bool                        `json:"delete_existing_before_generate"`
+	DeleteRelatedMedia           *bool                       `json:"delete_related_media"`
+	DeleteRelatedTerms           *bool                       `json:"delete_related_terms"`
+	DeleteRelatedAuthors         *bool                       `json:"delete_related_authors"`
+	DeleteRelatedComments        *bool                       `json:"delete_related_comments"`
+	DeleteScope                  string                      `json:"delete_scope"`
+	TaxonomyConfig               templates.TaxonomyConfig    `json:"taxonomy_config"`
+	AutoComments                 bool                        `json:"auto_comments"`
+	CommentsPerPostMin           *int                        `json:"comments_per_post_min"`
+	CommentsPerPostMax           *int                        `json:"comments_per_post_max"`
+	EnableCommentThreading       *bool                       `json:"enable_comment_threading"`
+	CommentReplyProbability      *int                        `json:"comment_reply_probability"`
+	RelatedCPTOptions            map[string]relatedCPTOption `json:"related_cpt_options"`
+	TemplateID                   int64                       `json:"template_id"`
+	FieldConfig                  *templates.FieldConfig      `json:"field_config"`
+	EnableVariation              *bool                       `json:"enable_variation"`
+	VariationProfile             string                      `json:"variation_profile"`
+	Locale                       string                      `json:"locale"`
+	Seed                         *int64                      `json:"seed"`
+}
+
+type relatedCPTOption struct {
+	Enabled    *bool `json:"enabled"`
+	Count      *int  `json:"count"`
+	TemplateID int64 `json:"template_id"`
+}
+
+func (b *postsBody) request() contentgen.PostsRequest {
+	r := contentgen.PostsRequest{
+		PostType: b.PostType, Count: b.Count, PostStatus: b.PostStatus,
+		SetFeaturedImage: b.SetFeaturedImage, DownloadImages: b.DownloadImages,
+		ImageProvider: b.ImageProvider, ImageCategory: b.ImageCategory,
+		ImageWidth: b.ImageWidth, ImageHeight: b.ImageHeight,
+		PopulateCustomFields: b.PopulateCustomFields, AutoTaxonomies: b.AutoTaxonomies,
+		DeleteExistingBeforeGenerate: b.DeleteExistingBeforeGenerate,
+		DeleteRelatedMedia:           b.DeleteRelatedMedia, DeleteRelatedTerms: b.DeleteRelatedTerms,
+		DeleteRelatedAuthors: b.DeleteRelatedAuthors, DeleteRelatedComments: b.DeleteRelatedComments,
+		DeleteScope: b.DeleteScope, TaxonomyConfig: b.TaxonomyConfig,
+		AutoComments: b.AutoComments, CommentsPerPostMin: b.CommentsPerPostMin, CommentsPerPostMax: b.CommentsPerPostMax,
+		EnableCommentThreading: b.EnableCommentThreading, CommentReplyProbability: b.CommentReplyProbability,
+		TemplateID: b.TemplateID, FieldConfig: b.FieldConfig,
+		EnableVariation: b.EnableVariation, VariationProfile: b.VariationProfile,
+		Locale: b.Locale, Seed: b.Seed,
+	}
+	if b.RelatedCPTOptions != nil {
+		r.RelatedPosts = make(map[string]contentgen.RelatedPostsOption, len(b.RelatedCPTOptions))
+		for k, o := range b.RelatedCPTOptions {
+			r.RelatedPosts[k] = contentgen.RelatedPostsOption(o)
+		}
+	}
+	return r
+}
+
+type termsBody struct {
+	Taxonomy          string `json:"taxonomy"`
+	Count             *int   `json:"count"`
+	GenerateHierarchy bool   `json:"generate_hierarchy"`
+	Depth             *int   `json:"depth"`
+	Breadth           *int   `json:"breadth"`
+	DeleteExisting    bool   `json:"delete_existing"`
+	Locale            string `json:"locale"`
+	Seed              *int64 `json:"seed"`
+}
+
+type usersBody struct {
+	Count           *int     `json:"count"`
+	Role            string   `json:"role"`
+	AllowedRoles    []string `json:"allowed_roles"`
+	GenerateAvatars *bool    `json:"generate_avatars"`
+	AvatarProvider  string   `json:"avatar_provider"`
+	DeleteExisting  bool     `json:"delete_existing"`
+	Locale          string   `json:"locale"`
+	Seed            *int64   `json:"seed"`
+}
+
+type commentsBody struct {
+	PostType            string  `json:"post_type"`
+	PostIDs             []int64 `json:"post_ids"`
+	CommentsPerPostMin  *int    `json:"comments_per_post_min"`
+	CommentsPerPostMax  *int    `json:"comments_per_post_max"`
+	EnableThreading     *bool   `json:"enable_threading"`
+	ReplyProbability    *int    `json:"reply_probability"`
+	PendingPercentage   *int    `json:"pending_percentage"`
+	AnonymousPercentage *int    `json:"anonymous_percentage"`
+	AvatarPercentage    *int    `json:"avatar_percentage"`
+	AvatarProvider      string  `json:"avatar_provider"`
+	Locale              string  `json:"locale"`
+	DeleteExisting      bool    `json:"delete_existing"`
+	Seed                *int64  `json:"seed"`
+}
+
+type deleteBody struct {
+	Type  string  `json:"type"`
+	IDs   []int64 `json:"ids"`
+	Force bool    `json:"force"`
+}
+
+type deletePostsBody struct {
+	PostType              string `json:"post_type"`
+	DeleteScope           string `json:"delete_scope"`
+	DeleteRelatedMedia    bool   `json:"delete_related_media"`
+	DeleteRelatedTerms    bool   `json:"delete_related_terms"`
+	DeleteRelatedAuthors  bool   `json:"delete_related_authors"`
+	DeleteRelatedComments bool   `json:"delete_related_comments"`
+	DeleteRelatedCPTs     bool   `json:"delete_related_cpts"`
+}
+
+type downloadBody struct {
+	Count       *int   `json:"count"`
+	Provider    string `json:"provider"`
+	Category    string `json:"category"`
+	Width       *int   `json:"width"`
+	Height      *int   `json:"height"`
+	AspectRatio string `json:"aspect_ratio"`
+	RandomSize  bool   `json:"random_size"`
+	WidthMin    *int   `json:"width_min"`
+	WidthMax    *int   `json:"width_max"`
+	Seed        *int64 `json:"seed"`
+}
+
+// settingsBody is the body of POST /settings.
+type settingsBody struct {
+	AdminLocale               *string  `json:"admin_locale"`
+	Locale                    *string  `json:"locale"`
+	DefaultPostCount          *int     `json:"default_post_count"`
+	DefaultTermCount          *int     `json:"default_term_count"`
+	DefaultUserCount          *int     `json:"default_user_count"`
+	DeleteHistoryOnDeactivate *bool    `json:"delete_history_on_deactivate"`
+	DeleteMediaWithPosts      *bool    `json:"delete_media_with_posts"`
+	AutoSelectDefaultTemplate *bool    `json:"auto_select_default_template"`
+	DeleteRelatedMedia        *bool    `json:"delete_related_media"`
+	DeleteRelatedTerms        *bool    `json:"delete_related_terms"`
+	DeleteRelatedAuthors      *bool    `json:"delete_related_authors"`
+	DeleteRelatedComments     *bool    `json:"delete_related_comments"`
+	DefaultImageProvider      *string  `json:"default_image_provider"`
+	TelemetryEnabled          *bool    `json:"telemetry_enabled"`
+	SaveAndGenerateAutoRun    *bool    `json:"save_and_generate_auto_run"`
+	ChildGenerateBehavior     *string  `json:"child_generate_behavior"`
+	HourlyRate                *float64 `json:"hourly_rate"`
+	TextSource                *string  `json:"text_source"`
+}
+
+func (b *settingsBody) patch() contentgen.SettingsPatch {
+	return contentgen.SettingsPatch{
+		AdminLocale: b.AdminLocale, Locale: b.Locale,
+		DefaultPostCount: b.DefaultPostCount, DefaultTermCount: b.DefaultTermCount, DefaultUserCount: b.DefaultUserCount,
+		DeleteHistoryOnDeactivate: b.DeleteHistoryOnDeactivate, DeleteMediaWithPosts: b.DeleteMediaWithPosts,
+		AutoSelectDefaultTemplate: b.AutoSelectDefaultTemplate,
+		DeleteRelatedMedia:        b.DeleteRelatedMedia, DeleteRelatedTerms: b.DeleteRelatedTerms,
+		DeleteRelatedAuthors: b.DeleteRelatedAuthors, DeleteRelatedComments: b.DeleteRelatedComments,
+		DefaultImageProvider: b.DefaultImageProvider, TelemetryEnabled: b.TelemetryEnabled,
+		SaveAndGenerateAutoRun: b.SaveAndGenerateAutoRun, ChildGenerateBehavior: b.ChildGenerateBehavior,
+		HourlyRate: b.HourlyRate, TextSource: b.TextSource,
+	}
+}
+
+// aiSettingsBody is the body of POST /settings/ai.
+type aiSettingsBody struct {
+	Enabled            *bool   `json:"enabled"`
+	Provider           *string `json:"provider"`
+	SecondaryAIEnabled *bool   `json:"secondary_ai_enabled"`
+	AIOneAPIKey        *string `json:"ai_one_api_key"`
+	AITwoAPIKey        *string `json:"ai_two_api_key"`
+	AIThreeAPIKey      *string `json:"ai_three_api_key"`
+}
+
+func (b *aiSettingsBody) patch() contentgen.SettingsPatch {
+	p := contentgen.SettingsPatch{AIEnabled: b.Enabled, AIProvider: b.Provider, AISecondaryEnabled: b.SecondaryAIEnabled}
+	for slug, key := range map[string]*string{contentgen.AIOne: b.AIOneAPIKey, contentgen.AITwo: b.AITwoAPIKey, contentgen.AIThree: b.AIThreeAPIKey} {
+		if key != nil {
+			if p.AIKeys == nil {
+				p.AIKeys = map[string]string{}
+			}
+			p.AIKeys[slug] = *key
+		}
+	}
+	return p
+}
+
+// generalSettings is the general part of the settings record.
+type generalSettings struct {
+	AdminLocale               string  `json:"admin_locale"`
+	Locale                    string  `json:"locale"`
+	DefaultPostCount          int     `json:"default_post_count"`
+	DefaultTermCount          int     `json:"default_term_count"`
+	DefaultUserCount          int     `json:"default_user_count"`
+	DeleteHistoryOnDeactivate bool    `json:"delete_history_on_deactivate"`
+	DeleteMediaWithPosts      bool    `json:"delete_media_with_posts"`
+	AutoSelectDefaultTemplate bool    `json:"auto_select_default_template"`
+	DeleteRelatedMedia        bool    `json:"delete_related_media"`
+	DeleteRelatedTerms        bool    `json:"delete_related_terms"`
+	DeleteRelatedAuthors      bool    `json:"delete_related_authors"`
+	DeleteRelatedComments     bool    `json:"delete_related_comments"`
+	DefaultImageProvider      string  `json:"default_image_provider"`
+	TelemetryEnabled          bool    `json:"telemetry_enabled"`
+	SaveAndGenerateAutoRun    bool    `json:"save_and_generate_auto_run"`
+	ChildGenerateBehavior     string  `json:"child_generate_behavior"`
+	HourlyRate                float64 `json:"hourly_rate"`
+	TextSource                string  `json:"text_source"`
+}
+
+func newGeneralSettings(s *contentgen.Settings) generalSettings {
+	return generalSettings{
+		AdminLocale: s.AdminLocale, Locale: s.Locale,
+		DefaultPostCount: s.DefaultPostCount, DefaultTermCount: s.DefaultTermCount, DefaultUserCount: s.DefaultUserCount,
+		DeleteHistoryOnDeactivate: s.DeleteHistoryOnDeactivate, DeleteMediaWithPosts: s.DeleteMediaWithPosts,
+		AutoSelectDefaultTemplate: s.AutoSelectDefaultTemplate,
+		DeleteRelatedMedia:        s.DeleteRelatedMedia, DeleteRelatedTerms: s.DeleteRelatedTerms,
+		DeleteRelatedAuthors: s.DeleteRelatedAuthors, DeleteRelatedComments: s.DeleteRelatedComments,
+		DefaultImageProvider: s.DefaultImageProvider, TelemetryEnabled: s.TelemetryEnabled,
+		SaveAndGenerateAutoRun: s.SaveAndGenerateAutoRun, ChildGenerateBehavior: s.ChildGenerateBehavior,
+		HourlyRate: s.HourlyRate, TextSource: s.TextSource,
+	}
+}
+
+// aiSettings is the AI part of the settings record.
+type aiSettings struct {
+	Enabled            bool   `json:"enabled"`
+	Provider           string `json:"provider"`
+	HasAPIKey          bool   `json:"has_api_key"`
+	SecondaryAIEnabled bool   `json:"secondary_ai_enabled"`
+}
+
+type aiProviderKey struct {
+	HasAPIKey    bool   `json:"has_api_key"`
+	MaskedAPIKey string `json:"masked_api_key"`
+}
+
+type aiSettingsDetail struct {
+	aiSettings
+	Providers map[string]aiProviderKey `json:"providers"`
+}
+
+func newAISettings(s *contentgen.Settings) aiSettings {
+	return aiSettings{Enabled: s.AIEnabled, Provider: s.AIProvider, HasAPIKey: s.AIKeys[s.AIProvider] != "", SecondaryAIEnabled: s.AISecondaryEnabled}
+}
+
+func newAISettingsDetail(s *contentgen.Settings) aiSettingsDetail {
+	d := aiSettingsDetail{aiSettings: newAISettings(s), Providers: map[string]aiProviderKey{}}
+	for slug, masked := range s.AIKeys {
+		d.Providers[slug] = aiProviderKey{HasAPIKey: masked != "", MaskedAPIKey: masked}
+	}
+	return d
+}
+
+// postsRecord is the answer of a posts run.
+type postsRecord struct {
+	Success        bool           `json:"success"`
+	Count          int            `json:"count"`
+	IDs            []int64        `json:"ids"`
+	Message        string         `json:"message"`
+	Warnings       []string       `json:"warnings"`
+	VariationStats variationStats `json:"variation_stats"`
+	AutoCreated    autoCreated    `json:"auto_created"`
+	TimeSaved      string         `json:"time_saved"`
+}
+
+type variationStats struct {
+	WithFeaturedImage    int `json:"with_featured_image"`
+	WithoutFeaturedImage int `json:"without_featured_image"`
+}
+
+type autoCreated struct {
+	Authors       int            `json:"authors"`
+	Terms         map[string]int `json:"terms"`
+	Comments      int            `json:"comments"`
+	RelatedPosts  int            `json:"related_posts"`
+	RelatedPerCPT map[string]int `json:"related_per_cpt"`
+}
+
+func newPostsRecord(res *contentgen.PostsResult, m messages) postsRecord {
+	related := 0
+	for _, n := range res.RelatedPosts {
+		related += n
+	}
+	return postsRecord{
+		Success: true, Count: len(res.IDs), IDs: res.IDs,
+		Message: m.PostsGenerated(len(res.IDs)), Warnings: nonNil(res.Warnings),
+		VariationStats: variationStats{res.WithFeaturedImage, res.WithoutFeaturedImage},
+		AutoCreated: autoCreated{
+			Authors: res.Authors, Terms: res.Terms, Comments: res.Comments,
+			RelatedPosts: related, RelatedPerCPT: res.RelatedPosts,
+		},
+		TimeSaved: newDuration(res.TimeSaved).Formatted,
+	}
+}
+
+// itemsRecord is the answer of a terms, users or comments run.
+type itemsRecord struct {
+	Success      bool    `json:"success"`
+	Count        int     `json:"count"`
+	IDs          []int64 `json:"ids"`
+	DeletedCount int     `json:"deleted_count"`
+	Message      string  `json:"message"`
+	TimeSaved    string  `json:"time_saved"`
+}
+
+func newItemsRecord(res *contentgen.Result, msg string) itemsRecord {
+	return itemsRecord{
+		Success: true, Count: len(res.IDs), IDs: res.IDs, DeletedCount: res.Deleted,
+		Message: msg, TimeSaved: newDuration(res.TimeSaved).Formatted,
+	}
+}
+
+// duration is a time-saved value.
+type duration struct {
+	Hours          int    `json:"hours"`
+	Minutes        int    `json:"minutes"`
+	Seconds        int    `json:"seconds"`
+	TotalSeconds   int64  `json:"total_seconds"`
+	Formatted      string `json:"formatted"`
+	FormattedShort string `json:"formatted_short"`
+}
+
+func newDuration(d time.Duration) duration {
+	total := max(int64(d/time.Second), 0)
+	out := duration{Hours: int(total / 3600), Minutes: int(total % 3600 / 60), Seconds: int(total % 60), TotalSeconds: total}
+	var parts []string
+	if out.Hours > 0 {
+		parts = append(parts, unit(out.Hours, "hour"))
+	}
+	if out.Minutes > 0 {
+		parts = append(parts, unit(out.Minutes, "minute"))
+	}
+	out.Formatted = strings.Join(parts, " ")
+	if len(parts) == 0 {
+		out.Formatted = unit(out.Seconds, "second")
+	}
+	switch {
+	case out.Hours > 0:
+		out.FormattedShort = fmt.Sprintf("%dh %dm", out.Hours, out.Minutes)
+	case out.Minutes > 0:
+		out.FormattedShort = fmt.Sprintf("%dm", out.Minutes)
+	default:
+		out.FormattedShort = fmt.Sprintf("%ds", out.Seconds)
+	}
+	return out
+}
+
+func unit(n int, name string) string {
+	if n == 1 {
+		return "1 " + name
+	}
+	return strconv.Itoa(n) + " " + name + "s"
+}
+
+// timeSavings is the report of GET /time-saved.
+type timeSavings struct {
+	Total              duration            `json:"total"`
+	ByType             map[string]duration `json:"by_type"`
+	WorkDaysEquivalent float64             `json:"work_days_equivalent"`
+	MoneySaved         moneySaved          `json:"money_saved"`
+	LastUpdated        *string             `json:"last_updated"`
+	EstimatesBasedOn   map[string]string   `json:"estimates_based_on"`
+}
+
+type moneySaved struct {
+	Amount     float64 `json:"amount"`
+	Currency   string  `json:"currency"`
+	HourlyRate float64 `json:"hourly_rate"`
+}
+
+func newTimeSavings(t *contentgen.TimeSaved) timeSavings {
+	total := t.Posts + t.Terms + t.Users + t.Comments
+	hours := total.Hours()
+	ts := timeSavings{
+		Total: newDuration(total),
+		ByType: map[string]duration{
+			"posts": newDuration(t.Posts), "terms": newDuration(t.Terms),
+			"users": newDuration(t.Users), "comments": newDuration(t.Comments),
+		},
+		WorkDaysEquivalent: math.Round(hours/8*100) / 100,
+		MoneySaved:         moneySaved{Amount: math.Round(hours*t.HourlyRate*100) / 100, Currency: "USD", HourlyRate: t.HourlyRate},
+		EstimatesBasedOn: map[string]string{
+			"post_basic":                 minutes(contentgen.PostBasicWork),
+			"post_with_image_and_fields": minutes(contentgen.PostRichWork),
+			"term":                       minutes(contentgen.TermWork),
+			"user":                       minutes(contentgen.UserWork),
+			"comment":                    minutes(contentgen.CommentWork),
+		},
+	}
+	ts.LastUpdated = stamp(t.LastUpdated)
+	return ts
+}
+
+// minutes writes d as "3 minutes" or "1.5 minutes".
+func minutes(d time.Duration) string {
+	return strconv.FormatFloat(d.Minutes(), 'f', -1, 64) + " minutes"
+}
+
+// timestamp formats t the way records carry timestamps: "YYYY-MM-DD
+// HH:MM:SS".
+func timestamp(t time.Time) string { return t.Format(time.DateTime) }
+
+// stamp is timestamp for optional times: nil for the zero time.
+func stamp(t time.Time) *string {
+	if t.IsZero() {
+		return nil
+	}
+	s := timestamp(t)
+	return &s
+}
