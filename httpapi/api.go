@@ -133,6 +133,7 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p, err := a.auth.Authenticate(r)
 	switch {
 	case errors.Is(err, ErrBadCredentials):
+		setRetryAfter(w, err)
 		a.writeError(w, r, contentgen.Errorf(contentgen.CodeNotLoggedIn, "", "%s", a.g.Messages(r.Context()).BadCredentials()))
 		return
 	case err != nil:
