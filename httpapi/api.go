@@ -139,6 +139,7 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p, err := a.auth.Authenticate(r)
 	switch {
 	case errors.Is(err, ErrBadCredentials):
+		setRetryAfter(w, err)
 		a.writeError(w, r, contentgen.Errorf(contentgen.CodeNotLoggedIn, "", "%s", a.lastMessages().BadCredentials()))
 		return
 	case err != nil:

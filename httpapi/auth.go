@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -112,10 +113,23 @@ func (d genDirectory) Lookup(ctx context.Context, login string) (*Principal, err
 // Hashes are PBKDF2-SHA256 with a random salt. Application passwords made
 // by NewAppPassword carry 142 bits of entropy, so they use fewer rounds
 // than passwords chosen by people; comparison is in constant time.
+//
+// A failed check costs at least as many rounds as a chosen password's,
+// whether the user exists or not and whatever kind of passwords it has,
+// so that timing does not tell which logins exist. Only a bounded number
+// of checks hash at once (PasswordOptions.MaxConcurrentHashes); the others
+// wait their turn. The store also keeps the throttle of failed logins that
+// BasicAuth applies.
 type Passwords struct {
 	mu      sync.RWMutex
 	app     map[string][]appPassword
 	account map[string]hash
+	// hashing holds a token per running check, bounding the CPU that
+	// password guesses can take.
+	hashing chan struct{}
+	// derive computes a PBKDF2-SHA256 key; tests count its rounds.
+	derive   func(password string, salt []byte, iter int) ([]byte, error)
+	throttle *loginThrottle
 	// verified remembers recent successful checks for a minute, keyed by
 	// an HMAC of kind, login and password under a per-process key, so that
 	// a client sending the same Basic credentials on every request pays
@@ -139,19 +153,87 @@ type hash struct {
 const (
 	generatedIterations = 1_000
 	chosenIterations    = 200_000
+	// failedCheckIterations is the least a failed check costs, so that an
+	// unknown login, or a login with only generated application
+	// passwords, fails as slowly as one with a chosen password.
+	failedCheckIterations = chosenIterations
 )
 
-// NewPasswords returns an empty password store.
+// dummySalt salts the padding rounds of failed checks.
+var dummySalt = make([]byte, 16)
+
+// PasswordOptions configure a password store. Zero fields mean the
+// defaults.
+type PasswordOptions struct {
+	// MaxConcurrentHashes bounds how many password checks compute hashes
+	// at the same time, so that a flood of guesses cannot take every core
+	// from the requests of users already signed in (whose recent checks
+	// are remembered and need no hash). Further checks wait until a slot
+	// is free or their request ends. 0 means half of GOMAXPROCS, at least
+	// one.
+	MaxConcurrentHashes int
+	// Throttle configures how BasicAuth slows down failed logins; nil
+	// means the defaults of ThrottleOptions.
+	Throttle *ThrottleOptions
+	// Now is the clock of remembered checks and of the throttle (unless
+	// Throttle.Now is set); nil means time.Now.
+	Now func() time.Time
+}
+
+// NewPasswords returns an empty password store with default options.
 func NewPasswords() *Passwords {
+	s, err := NewPasswordsWith(nil)
+	if err != nil {
+		panic(err) // the defaults are valid
+	}
+	return s
+}
+
+// NewPasswordsWith returns an empty password store configured by opts;
+// nil means defaults.
+func NewPasswordsWith(opts *PasswordOptions) (*Passwords, error) {
+	var o PasswordOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.MaxConcurrentHashes < 0 {
+		return nil, errors.New("httpapi: PasswordOptions.MaxConcurrentHashes must not be negative")
+	}
+	if o.MaxConcurrentHashes == 0 {
+		o.MaxConcurrentHashes = max(1, runtime.GOMAXPROCS(0)/2)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	var to ThrottleOptions
+	if o.Throttle != nil {
+		to = *o.Throttle
+	}
+	if to.Now == nil {
+		to.Now = o.Now
+	}
+	throttle, err := newLoginThrottle(&to)
+	if err != nil {
+		return nil, err
+	}
 	key := make([]byte, 32)
-	_, _ = rand.Read(key)
+	if _, err := rand.Read(key); err != nil {
+		return nil, err
+	}
 	return &Passwords{
 		app:      map[string][]appPassword{},
 		account:  map[string]hash{},
+		hashing:  make(chan struct{}, o.MaxConcurrentHashes),
+		derive:   pbkdf2Key,
+		throttle: throttle,
 		cacheKey: key,
 		verified: map[string]time.Time{},
-		now:      time.Now,
-	}
+		now:      o.Now,
+	}, nil
+}
+
+func pbkdf2Key(password string, salt []byte, iter int) ([]byte, error) {
+	return pbkdf2.Key(sha256.New, password, salt, iter, 32)
 }
 
 const verifiedTTL = time.Minute
@@ -216,7 +298,7 @@ func (s *Passwords) SetAppPassword(login, name, password string) error {
 }
 
 func (s *Passwords) addApp(login, name, password string, iter int) error {
-	h, err := newHash(password, iter)
+	h, err := s.newHash(password, iter)
 	if err != nil {
 		return err
 	}
@@ -239,7 +321,7 @@ func (s *Passwords) SetAccountPassword(login, password string) error {
 	if password == "" {
 		return errors.New("httpapi: empty password")
 	}
-	h, err := newHash(password, chosenIterations)
+	h, err := s.newHash(password, chosenIterations)
 	if err != nil {
 		return err
 	}
@@ -250,81 +332,115 @@ func (s *Passwords) SetAccountPassword(login, password string) error {
 	return nil
 }
 
+// Kinds of password.
+const (
+	kindApp     = "app"
+	kindAccount = "account"
+)
+
 // VerifyApp reports whether password is one of login's application
 // passwords.
 func (s *Passwords) VerifyApp(login, password string) bool {
-	id := s.cacheID("app", login, password)
-	if s.cached(id) {
-		return true
-	}
-	s.mu.RLock()
-	list := slices.Clone(s.app[login])
-	s.mu.RUnlock()
-	ok := false
-	if len(list) == 0 {
-		// Same cost as a real check, so timing does not reveal logins.
-		dummy := hash{salt: make([]byte, 16), iter: generatedIterations, sum: make([]byte, 32)}
-		dummy.matches(password)
-	}
-	for _, ap := range list {
-		if ap.h.matches(password) {
-			ok = true
-		}
-	}
-	if ok {
-		s.remember(id)
-	}
+	ok, _ := s.verify(context.Background(), kindApp, login, password)
 	return ok
 }
 
 // VerifyAccount reports whether password is login's account password.
 func (s *Passwords) VerifyAccount(login, password string) bool {
-	id := s.cacheID("account", login, password)
-	if s.cached(id) {
-		return true
-	}
-	s.mu.RLock()
-	h, found := s.account[login]
-	s.mu.RUnlock()
-	if !found {
-		// Spend the same time as a real check so that timing does not
-		// tell which logins exist.
-		h = hash{salt: make([]byte, 16), iter: chosenIterations, sum: make([]byte, 32)}
-		h.matches(password)
-		return false
-	}
-	if !h.matches(password) {
-		return false
-	}
-	s.remember(id)
-	return true
+	ok, _ := s.verify(context.Background(), kindAccount, login, password)
+	return ok
 }
 
-func newHash(password string, iter int) (hash, error) {
+// verify reports whether password is one of login's passwords of kind,
+// from the remembered checks or by hashing. It fails only when ctx ends
+// while the check waits for a hashing slot.
+func (s *Passwords) verify(ctx context.Context, kind, login, password string) (bool, error) {
+	id := s.cacheID(kind, login, password)
+	if s.cached(id) {
+		return true, nil
+	}
+	ok, err := s.check(ctx, kind, login, password)
+	if ok {
+		s.remember(id)
+	}
+	return ok, err
+}
+
+// check hashes password against every hash of login of kind. A failed
+// check is padded to failedCheckIterations rounds, so that it costs the
+// same whether login exists or not.
+func (s *Passwords) check(ctx context.Context, kind, login, password string) (bool, error) {
+	var hashes []hash
+	s.mu.RLock()
+	switch kind {
+	case kindApp:
+		for _, ap := range s.app[login] {
+			hashes = append(hashes, ap.h)
+		}
+	case kindAccount:
+		if h, ok := s.account[login]; ok {
+			hashes = append(hashes, h)
+		}
+	}
+	s.mu.RUnlock()
+
+	select {
+	case s.hashing <- struct{}{}:
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
+	defer func() { <-s.hashing }()
+	ok, spent := false, 0
+	for _, h := range hashes {
+		if s.matches(h, password) {
+			ok = true
+		}
+		spent += h.iter
+	}
+	if !ok && spent < failedCheckIterations {
+		_, _ = s.derive(password, dummySalt, failedCheckIterations-spent)
+	}
+	return ok, nil
+}
+
+// matches reports in constant time whether password has hash h.
+func (s *Passwords) matches(h hash, password string) bool {
+	sum, err := s.derive(password, h.salt, h.iter)
+	return err == nil && subtle.ConstantTimeCompare(sum, h.sum) == 1
+}
+
+func (s *Passwords) newHash(password string, iter int) (hash, error) {
 	salt := make([]byte, 16)
 	if _, err := rand.Read(salt); err != nil {
 		return hash{}, err
 	}
-	sum, err := pbkdf2.Key(sha256.New, password, salt, iter, 32)
+	sum, err := s.derive(password, salt, iter)
 	if err != nil {
 		return hash{}, err
 	}
 	return hash{salt: salt, iter: iter, sum: sum}, nil
 }
 
-func (h hash) matches(password string) bool {
-	sum, err := pbkdf2.Key(sha256.New, password, h.salt, h.iter, 32)
-	return err == nil && subtle.ConstantTimeCompare(sum, h.sum) == 1
-}
-
 // BasicAuth authenticates HTTP Basic credentials against application
 // passwords and, only when AllowAccountPasswords is set, account passwords
 // (for development: never enable it on a networked production server).
+//
+// Failed logins are throttled per user name and per client address with
+// the throttle of Passwords (see ThrottleOptions): once either has failed
+// too often, attempts are refused with a *ThrottledError, which matches
+// ErrBadCredentials, without hashing the password. Credentials checked
+// successfully within the last minute are accepted without hashing and
+// without consulting the throttle, so users already signed in keep
+// working while their name is under attack.
 type BasicAuth struct {
 	Passwords *Passwords
 	Users     Directory
 	// AllowAccountPasswords accepts the account password as well.
 	AllowAccountPasswords bool
+	// ClientAddr returns the address failed logins of a request are
+	// counted under; nil means the IP of r.RemoteAddr (IPv6 addresses by
+	// their /64 network). Behind a reverse proxy use ForwardedFor.
+	ClientAddr func(r *http.Request) string
 }
 
 // Authenticate implements Authenticator.
@@ -333,14 +449,28 @@ func (a *BasicAuth) Authenticate(r *http.Request) (*Principal, error) {
 	if !ok {
 		return nil, nil
 	}
-	method := ""
-	switch {
-	case a.Passwords.VerifyApp(login, password):
-		method = "application_password"
-	case a.AllowAccountPasswords && a.Passwords.VerifyAccount(login, password):
-		method = "account_password"
-	default:
-		return nil, ErrBadCredentials
+	method := a.remembered(login, password)
+	if method == "" {
+		addr := ""
+		if a.ClientAddr != nil {
+			addr = a.ClientAddr(r)
+		} else {
+			addr = remoteAddr(r)
+		}
+		att, wait := a.Passwords.throttle.begin(login, addr)
+		if wait > 0 {
+			return nil, &ThrottledError{RetryAfter: wait}
+		}
+		var err error
+		method, err = a.check(r.Context(), login, password)
+		if err != nil {
+			att.abandon()
+			return nil, err
+		}
+		att.done(method != "")
+		if method == "" {
+			return nil, ErrBadCredentials
+		}
 	}
 	p, err := a.Users.Lookup(r.Context(), login)
 	if err != nil {
@@ -348,6 +478,36 @@ func (a *BasicAuth) Authenticate(r *http.Request) (*Principal, error) {
 	}
 	p.Method = method
 	return p, nil
+}
+
+// remembered returns the method of credentials checked successfully in
+// the last minute, "" otherwise.
+func (a *BasicAuth) remembered(login, password string) string {
+	s := a.Passwords
+	switch {
+	case s.cached(s.cacheID(kindApp, login, password)):
+		return "application_password"
+	case a.AllowAccountPasswords && s.cached(s.cacheID(kindAccount, login, password)):
+		return "account_password"
+	}
+	return ""
+}
+
+// check hashes the credentials and returns the method they are valid
+// for, "" when they are not.
+func (a *BasicAuth) check(ctx context.Context, login, password string) (string, error) {
+	ok, err := a.Passwords.verify(ctx, kindApp, login, password)
+	if err != nil || ok {
+		return "application_password", err
+	}
+	if !a.AllowAccountPasswords {
+		return "", nil
+	}
+	ok, err = a.Passwords.verify(ctx, kindAccount, login, password)
+	if err != nil || ok {
+		return "account_password", err
+	}
+	return "", nil
 }
 
 // Sessions issues and checks session cookies and their nonces. Sessions

@@ -23,6 +23,42 @@
 // them. Unauthenticated requests get 401 rest_not_logged_in; users without
 // the manage_options capability get 403 rest_forbidden.
 //
+// # Running the API safely
+//
+// Serve the API with NewServer rather than a bare http.Server:
+//
+//	srv := httpapi.NewServer(":8080", mux, nil)
+//	err := srv.ListenAndServe()
+//
+// It bounds how long a client may take to send its headers (10 s) and its
+// body (1 min, counted per request and lifted once the body is read), how
+// long an idle connection is kept (2 min) and the size of headers (64 KiB),
+// so that slow or silent clients cannot hold connections. It sets no
+// whole-request read or write timeout, which would end event streams;
+// ServerOptions changes each limit. Request bodies are further limited in
+// size by Options.MaxBodyBytes.
+//
+// Password guessing is bounded three ways. BasicAuth counts failed logins
+// per user name and per client address; after 5 failures of a user or 20
+// of an address, attempts are refused before any password is hashed, with
+// the same 401 as wrong credentials plus Retry-After, for a delay that
+// starts at one second and doubles up to a minute (ThrottleOptions). A
+// successful login resets its user; credentials verified in the last
+// minute are accepted without hashing, so users already signed in keep
+// working during an attack, and authenticated calls are never limited.
+// The throttle tracks at most 10,000 user names and 10,000 addresses and
+// forgets those not tried for 15 minutes. Password checks hash on half the
+// cores at most, one at least (PasswordOptions.MaxConcurrentHashes), so a
+// flood of guesses leaves the rest to the API. And a failed check costs
+// the same whether the user exists or not, so timing does not reveal
+// logins.
+//
+// Failures are counted by r.RemoteAddr. Behind a reverse proxy, set
+// BasicAuth.ClientAddr to ForwardedFor with the proxies' networks;
+// otherwise every client shares the proxy's address. A user name under
+// attack is refused to its owner too until the delay passes, unless the
+// owner's credentials were verified in the last minute.
+//
 // # Errors
 //
 // Errors are written in the envelope {success: false, code, message}; one

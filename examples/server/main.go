@@ -213,12 +213,7 @@ func newServer(ctx context.Context, c serverConfig) (*http.Server, []userSpec, e
 	httpapi.Mount(mux, base, api)
 	mux.Handle("GET /uploads/", host.FileHandler())
 	mux.Handle("POST /login", login(basic, sessions))
-	return &http.Server{
-		Addr:              addr,
-		Handler:           mux,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-	}, creds, nil
+	return httpapi.NewServer(addr, mux, nil), creds, nil
 }
 
 // addUser creates a hand-made demo user with a role.
