@@ -2,6 +2,7 @@ package contentgen
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"time"
 
@@ -123,6 +124,9 @@ func (g *Generator) writePosts(ctx context.Context, rn *run, p *postsPlan, prep 
 			}
 			return nil
 		}, write: func(ctx context.Context, h Host) ([]int64, []history.Entry, error) {
+			if err := checkPostRefs(ctx, h, rn, posts, prep.authors.ids); err != nil {
+				return nil, nil, err
+			}
 			ids, err := h.CreatePosts(ctx, posts)
 			if err != nil {
 				return nil, nil, err
@@ -182,6 +186,60 @@ func (g *Generator) replan(ctx context.Context, rn *run, prep *preparedPosts, lo
 		}
 	}
 	prep.fields.refresh(ctx, g)
+	return nil
+}
+
+// checkPostRefs checks, inside the write, that the authors, terms and
+// featured images posts name still exist, and lets the posts do without
+// those deleted meanwhile: another author of authors that exists (none
+// when all are gone), fewer terms, no featured image.
+func checkPostRefs(ctx context.Context, h Host, rn *run, posts []Post, authors []int64) error {
+	var users, terms, media []int64
+	for i := range posts {
+		p := &posts[i]
+		if p.AuthorID != 0 {
+			users = append(users, p.AuthorID)
+		}
+		for _, ids := range p.Terms {
+			terms = append(terms, ids...)
+		}
+		if p.FeaturedMediaID != 0 {
+			media = append(media, p.FeaturedMediaID)
+		}
+	}
+	liveUsers, err := liveOn(ctx, h, KindUser, append(users, authors...))
+	if err != nil {
+		return err
+	}
+	liveTerms, err := liveOn(ctx, h, KindTerm, terms)
+	if err != nil {
+		return err
+	}
+	liveMedia, err := liveOn(ctx, h, KindMedia, media)
+	if err != nil {
+		return err
+	}
+	var spare []int64
+	for _, id := range authors {
+		if liveUsers[id] {
+			spare = append(spare, id)
+		}
+	}
+	for i := range posts {
+		p := &posts[i]
+		if p.AuthorID != 0 && !liveUsers[p.AuthorID] {
+			p.AuthorID = 0
+			if len(spare) > 0 {
+				p.AuthorID = spare[rn.r.IntN(len(spare))]
+			}
+		}
+		for tax, ids := range p.Terms {
+			p.Terms[tax] = slices.DeleteFunc(ids, func(id int64) bool { return !liveTerms[id] })
+		}
+		if p.FeaturedMediaID != 0 && !liveMedia[p.FeaturedMediaID] {
+			p.FeaturedMediaID = 0
+		}
+	}
 	return nil
 }
 

@@ -26,13 +26,18 @@ type refQuery struct {
 // refs lists the objects of a kind matching q: the one place that queries
 // the host by kind.
 func (g *Generator) refs(ctx context.Context, kind ObjectKind, q refQuery) ([]ref, error) {
+	return refsOn(ctx, g.host, kind, q)
+}
+
+// refsOn is refs through h, such as a host bound to a transaction.
+func refsOn(ctx context.Context, h Host, kind ObjectKind, q refQuery) ([]ref, error) {
 	if q.ids.Active() && len(q.ids.List()) == 0 {
 		return nil, nil
 	}
 	var out []ref
 	switch kind {
 	case KindPost:
-		items, err := g.host.Posts(ctx, PostQuery{IDs: q.ids, Types: q.subtypes, MetaKey: q.metaKey, MetaValue: q.metaValue})
+		items, err := h.Posts(ctx, PostQuery{IDs: q.ids, Types: q.subtypes, MetaKey: q.metaKey, MetaValue: q.metaValue})
 		if err != nil {
 			return nil, failed(err, "listing posts")
 		}
@@ -40,7 +45,7 @@ func (g *Generator) refs(ctx context.Context, kind ObjectKind, q refQuery) ([]re
 			out = append(out, ref{id: it.ID, title: it.Title, subtype: it.Type})
 		}
 	case KindTerm:
-		items, err := g.host.Terms(ctx, TermQuery{IDs: q.ids, Taxonomies: q.subtypes, MetaKey: q.metaKey, MetaValue: q.metaValue})
+		items, err := h.Terms(ctx, TermQuery{IDs: q.ids, Taxonomies: q.subtypes, MetaKey: q.metaKey, MetaValue: q.metaValue})
 		if err != nil {
 			return nil, failed(err, "listing terms")
 		}
@@ -48,7 +53,7 @@ func (g *Generator) refs(ctx context.Context, kind ObjectKind, q refQuery) ([]re
 			out = append(out, ref{id: it.ID, title: it.Name, subtype: it.Taxonomy})
 		}
 	case KindUser:
-		items, err := g.host.Users(ctx, UserQuery{IDs: q.ids, MetaKey: q.metaKey, MetaValue: q.metaValue})
+		items, err := h.Users(ctx, UserQuery{IDs: q.ids, MetaKey: q.metaKey, MetaValue: q.metaValue})
 		if err != nil {
 			return nil, failed(err, "listing users")
 		}
@@ -56,9 +61,9 @@ func (g *Generator) refs(ctx context.Context, kind ObjectKind, q refQuery) ([]re
 			out = append(out, ref{id: it.ID, title: it.DisplayName})
 		}
 	case KindComment:
-		return g.commentRefs(ctx, q)
+		return commentRefs(ctx, h, q)
 	case KindMedia:
-		items, err := g.host.Media(ctx, MediaQuery{IDs: q.ids, MetaKey: q.metaKey, MetaValue: q.metaValue})
+		items, err := h.Media(ctx, MediaQuery{IDs: q.ids, MetaKey: q.metaKey, MetaValue: q.metaValue})
 		if err != nil {
 			return nil, failed(err, "listing media")
 		}
@@ -70,8 +75,8 @@ func (g *Generator) refs(ctx context.Context, kind ObjectKind, q refQuery) ([]re
 }
 
 // commentRefs lists comments, keeping those on posts of q.subtypes.
-func (g *Generator) commentRefs(ctx context.Context, q refQuery) ([]ref, error) {
-	items, err := g.host.Comments(ctx, CommentQuery{IDs: q.ids, MetaKey: q.metaKey, MetaValue: q.metaValue})
+func commentRefs(ctx context.Context, h Host, q refQuery) ([]ref, error) {
+	items, err := h.Comments(ctx, CommentQuery{IDs: q.ids, MetaKey: q.metaKey, MetaValue: q.metaValue})
 	if err != nil {
 		return nil, failed(err, "listing comments")
 	}
@@ -81,7 +86,7 @@ func (g *Generator) commentRefs(ctx context.Context, q refQuery) ([]ref, error) 
 		for _, c := range items {
 			postIDs = append(postIDs, c.PostID)
 		}
-		posts, err := g.host.Posts(ctx, PostQuery{IDs: OnlyIDs(postIDs...), Types: q.subtypes})
+		posts, err := h.Posts(ctx, PostQuery{IDs: OnlyIDs(postIDs...), Types: q.subtypes})
 		if err != nil {
 			return nil, failed(err, "listing posts")
 		}
@@ -98,6 +103,34 @@ func (g *Generator) commentRefs(ctx context.Context, q refQuery) ([]ref, error) 
 		if onType == nil || onType[c.PostID] {
 			out = append(out, ref{id: c.ID, title: excerptOf(c.Content, 60), postID: c.PostID})
 		}
+	}
+	return out, nil
+}
+
+// liveOn returns the ids of a kind that exist, asked through h.
+func liveOn(ctx context.Context, h Host, kind ObjectKind, ids []int64) (map[int64]bool, error) {
+	out := make(map[int64]bool, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	if ex, ok := h.(Exister); ok {
+		found, err := ex.Exist(ctx, kind, ids)
+		if err != nil {
+			return nil, err
+		}
+		for i, id := range ids {
+			if found[i] {
+				out[id] = true
+			}
+		}
+		return out, nil
+	}
+	refs, err := refsOn(ctx, h, kind, refQuery{ids: OnlyIDs(ids...)})
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range refs {
+		out[r.id] = true
 	}
 	return out, nil
 }
