@@ -161,7 +161,7 @@ func (g *Generator) removeObjects(ctx context.Context, kind ObjectKind, ids []in
 	case kind == KindComment && g.trashes(kind, force):
 		err = trash.TrashComments(ctx, ids)
 	case kind == KindPost:
-		err = g.host.DeletePosts(ctx, ids)
+		err = g.deletePostsWithComments(ctx, ids)
 	case kind == KindComment:
 		err = g.host.DeleteComments(ctx, ids)
 	case kind == KindTerm:
@@ -178,6 +178,35 @@ func (g *Generator) removeObjects(ctx context.Context, kind ObjectKind, ids []in
 		return failed(err, "deleting "+string(kind)+"s")
 	}
 	return nil
+}
+
+// deletePostsWithComments deletes posts permanently; the host removes
+// their comments with them, and the history of those comments goes too.
+func (g *Generator) deletePostsWithComments(ctx context.Context, ids []int64) error {
+	comments, err := g.host.Comments(ctx, CommentQuery{PostIDs: OnlyIDs(ids...)})
+	if err != nil {
+		return err
+	}
+	if err := g.host.DeletePosts(ctx, ids); err != nil {
+		return err
+	}
+	if len(comments) == 0 {
+		return nil
+	}
+	cids := make([]int64, len(comments))
+	for i, c := range comments {
+		cids[i] = c.ID
+	}
+	entries, _, err := g.hist.List(ctx, history.Filter{ContentType: string(KindComment), ContentIDs: cids})
+	if err != nil || len(entries) == 0 {
+		return err
+	}
+	hids := make([]string, len(entries))
+	for i, e := range entries {
+		hids[i] = e.ID
+	}
+	_, err = g.hist.Delete(ctx, hids...)
+	return err
 }
 
 // reassignTarget picks the user who inherits the posts of deleted users: a
