@@ -663,3 +663,23 @@ func relatedTotal(res *contentgen.PostsResult) int {
 	}
 	return n
 }
+
+func TestHistoryMetaIsDeterministic(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 3)
+	res, err := f.gen.GeneratePosts(context.Background(), noImages(contentgen.PostsRequest{Count: new(5)}))
+	require.NoError(t, err)
+	items, _, err := f.gen.History(context.Background(), contentgen.HistoryQuery{Kind: contentgen.KindPost, Limit: new(100)})
+	require.NoError(t, err)
+	seen := 0
+	for _, it := range items {
+		if !slices.Contains(res.IDs, it.ContentID) {
+			continue
+		}
+		seen++
+		assigned, ok := it.Meta["taxonomies_assigned"].([]string)
+		require.True(t, ok, "%T", it.Meta["taxonomies_assigned"])
+		require.True(t, slices.IsSorted(assigned), "taxonomies_assigned is in a fixed order: %v", assigned)
+	}
+	require.Equal(t, 5, seen)
+}

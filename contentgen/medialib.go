@@ -120,9 +120,11 @@ type DownloadRequest struct {
 func (m *MediaService) Download(ctx context.Context, req DownloadRequest) (*Result, error) {
 	g := m.g
 	v := validator{}
-	count := v.intIn("count", req.Count, 5, 1, 20)
-	if v.err != nil {
-		return nil, &Error{Code: CodeInvalidCount, Param: "count", Message: v.err.(*Error).Message}
+	count := 5
+	if req.Count != nil {
+		if count = *req.Count; count < 1 || count > 20 {
+			return nil, Errorf(CodeInvalidCount, "count", "count must be between 1 and 20, got %d", count)
+		}
 	}
 	slug := v.enum("provider", req.Provider, providers.Random, providers.Slugs()...)
 	if req.Category != "" && !providers.IsCategory(req.Category) {
