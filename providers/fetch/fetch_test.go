@@ -245,10 +245,9 @@ func TestGetLimits(t *testing.T) {
 		case "/stall":
 			// Never answers: only the client's timeout or the caller's
 			// cancellation ends the request, whatever the machine's speed.
-			select {
-			case arrived <- struct{}{}:
-			default:
-			}
+			<-r.Context().Done()
+		case "/stall-and-tell":
+			arrived <- struct{}{}
 			<-r.Context().Done()
 		}
 	}))
@@ -267,11 +266,10 @@ func TestGetLimits(t *testing.T) {
 	timed := fetch.New(&fetch.Options{AllowPrivate: true, Timeout: 20 * time.Millisecond})
 	_, err = timed.Get(ctx, srv.URL+"/stall")
 	require.ErrorIs(t, err, fetch.ErrTimeout, "Timeout bounds the request")
-	<-arrived
 
 	cctx, cancel := context.WithCancel(ctx)
 	go func() { <-arrived; cancel() }()
-	_, err = f.Get(cctx, srv.URL+"/stall")
+	_, err = f.Get(cctx, srv.URL+"/stall-and-tell")
 	require.ErrorIs(t, err, fetch.ErrCanceled)
 	require.ErrorIs(t, err, context.Canceled)
 	require.False(t, errors.Is(err, fetch.ErrAddressNotAllowed))

@@ -250,18 +250,19 @@ func TestRetries(t *testing.T) {
 
 // TestAttemptTimeoutEndsStalledAttempts lets every attempt stall until
 // the per-attempt timeout ends it: the only way out is that timeout, so
-// the outcome does not depend on how fast the machine is. (That a timed
+// the outcome does not depend on how fast the machine is. How many
+// attempts reached the server is not checked: on a loaded machine the
+// timeout may end an attempt before the server sees it. (That a timed
 // out attempt is retried and the retry can succeed is
 // TestAttemptTimeoutIsRetried, which ends the attempt on cue.)
 func TestAttemptTimeoutEndsStalledAttempts(t *testing.T) {
 	t.Parallel()
-	srv, s := newServer(t, func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
+	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
 	o := fast(srv)
 	o.Timeout = 20 * time.Millisecond
 	o.MaxRetries = 1
 	_, err := random(t, o).Image(context.Background(), req)
 	require.ErrorIs(t, err, context.DeadlineExceeded)
-	require.Equal(t, int32(2), s.calls.Load(), "the timed out attempt was retried once")
 }
 
 func TestContextCancellation(t *testing.T) {
