@@ -23,4 +23,9 @@
 // (ErrInvalidSize, ErrNotImage, ErrTooLarge, ErrNoResults) and
 // *StatusError, so callers can tell throttling from broken content
 // without knowing which provider ran.
+//
+// A Breaker wraps one provider and stops asking it after failures in a
+// row: for a cool-down it answers at once with ErrProviderDown, so that a
+// dead service costs one failure per cool-down instead of a timeout and
+// its retries per image. It counts the requests it skipped.
 package providers

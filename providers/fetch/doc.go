@@ -11,8 +11,16 @@
 // client never uses a proxy from the environment, since a proxy would dial
 // on its behalf and bypass the check.
 //
-// Refusals are typed: *AddressError (errors.Is ErrAddressNotAllowed),
-// ErrSchemeNotAllowed, ErrTooManyRedirects, ErrTooLarge and *StatusError.
+// # Errors
+//
+// Fetcher.Get returns every failure as an *Error with one of a small set
+// of kinds: ErrInvalidURL, ErrSchemeNotAllowed, ErrAddressNotAllowed,
+// ErrTooManyRedirects, ErrTooLarge, ErrTimeout, ErrUnreachable,
+// ErrBadStatus and ErrCanceled, matched with errors.Is. The message of an
+// *Error is its kind's message, which names no address or host and may be
+// shown to a client; the raw cause (a *AddressError, a *StatusError, a
+// DNS or dial error that may name the internal resolver) is kept in
+// Error.Err and reached with errors.As or errors.Is, for logs only.
 //
 // The media import endpoint (POST /media/upload-url) uses Fetcher.Get; the
 // remote image providers use NewHTTPClient for their default client.

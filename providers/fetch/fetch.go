@@ -39,17 +39,19 @@ var (
 	ErrTooLarge = errors.New("fetch: response too large")
 )
 
-// StatusError is a response whose status was not 2xx.
+// StatusError is a response whose status was not 2xx. Fetcher.Get
+// returns it as the cause of an *Error of kind ErrBadStatus.
 type StatusError struct {
 	// StatusCode is the HTTP status received.
 	StatusCode int
-	// URL is the final URL, after redirects.
+	// URL is the final URL, after redirects; it is kept for logs and not
+	// part of the message.
 	URL string
 }
 
 // Error implements error.
 func (e *StatusError) Error() string {
-	return fmt.Sprintf("fetch: %s: HTTP status %d", e.URL, e.StatusCode)
+	return fmt.Sprintf("fetch: HTTP status %d", e.StatusCode)
 }
 
 // Options configures NewHTTPClient and New. The zero value (or nil) means
@@ -74,6 +76,9 @@ type Options struct {
 	// when set (it receives address and port). It is ignored when
 	// AllowPrivate is true.
 	CheckAddr func(netip.AddrPort) error
+	// Resolver looks up host names (default net.DefaultResolver). The
+	// address check runs on what it returns, at connect time.
+	Resolver *net.Resolver
 }
 
 func (o *Options) withDefaults() Options {
@@ -139,7 +144,7 @@ func NewHTTPClient(opts *Options) *http.Client {
 	if check == nil {
 		check = func(ap netip.AddrPort) error { return CheckAddr(ap.Addr()) }
 	}
-	dialer := &net.Dialer{Timeout: o.DialTimeout, KeepAlive: 30 * time.Second}
+	dialer := &net.Dialer{Timeout: o.DialTimeout, KeepAlive: 30 * time.Second, Resolver: o.Resolver}
 	if !o.AllowPrivate {
 		dialer.Control = func(network, address string, _ syscall.RawConn) error {
 			ap, err := netip.ParseAddrPort(address)
@@ -210,12 +215,26 @@ type Result struct {
 	Data []byte
 }
 
-// Get downloads rawURL. It returns ErrInvalidURL or ErrSchemeNotAllowed
-// for a bad URL, an error matching ErrAddressNotAllowed when the host or a
-// redirect resolves to a refused address, ErrTooManyRedirects,
-// *StatusError for a non-2xx answer, ErrTooLarge when the body exceeds the
-// cap, and ctx.Err() (wrapped) when ctx ends first.
+// Get downloads rawURL. Every error it returns is an *Error whose Kind
+// says what failed: ErrInvalidURL or ErrSchemeNotAllowed for a bad URL,
+// ErrAddressNotAllowed when the host or a redirect resolves to a refused
+// address (the cause is an *AddressError), ErrTooManyRedirects,
+// ErrBadStatus for a non-2xx answer (the cause is a *StatusError),
+// ErrTooLarge when the body exceeds the cap, ErrTimeout, ErrUnreachable,
+// and ErrCanceled when ctx ends first (the cause matches ctx.Err()).
+//
+// Show a client only the kind's message (err.Error() of the returned
+// error is exactly that, or use Kind); log the cause, which may name
+// internal addresses such as the resolver's.
 func (f *Fetcher) Get(ctx context.Context, rawURL string) (*Result, error) {
+	res, err := f.get(ctx, rawURL)
+	if err != nil {
+		return nil, classify(ctx, err)
+	}
+	return res, nil
+}
+
+func (f *Fetcher) get(ctx context.Context, rawURL string) (*Result, error) {
 	u, err := CheckURL(rawURL)
 	if err != nil {
 		return nil, err
@@ -232,7 +251,7 @@ func (f *Fetcher) Get(ctx context.Context, rawURL string) (*Result, error) {
 	defer resp.Body.Close()
 	final := resp.Request.URL.String()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, &StatusError{StatusCode: resp.StatusCode, URL: final}
+		return nil, &Error{Kind: ErrBadStatus, Err: &StatusError{StatusCode: resp.StatusCode, URL: final}}
 	}
 	data, err := ReadLimited(resp, f.maxBytes)
 	if err != nil {

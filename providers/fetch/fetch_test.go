@@ -229,6 +229,7 @@ func TestAllowPrivate(t *testing.T) {
 func TestGetLimits(t *testing.T) {
 	t.Parallel()
 	big := strings.Repeat("x", 2048)
+	arrived := make(chan struct{}, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/announced":
@@ -241,15 +242,17 @@ func TestGetLimits(t *testing.T) {
 			}
 		case "/exact":
 			fmt.Fprint(w, big[:1024])
-		case "/slow":
-			select {
-			case <-time.After(5 * time.Second):
-			case <-r.Context().Done():
-			}
+		case "/stall":
+			// Never answers: only the client's timeout or the caller's
+			// cancellation ends the request, whatever the machine's speed.
+			<-r.Context().Done()
+		case "/stall-and-tell":
+			arrived <- struct{}{}
+			<-r.Context().Done()
 		}
 	}))
 	t.Cleanup(srv.Close)
-	f := fetch.New(&fetch.Options{AllowPrivate: true, MaxBytes: 1024, Timeout: 200 * time.Millisecond})
+	f := fetch.New(&fetch.Options{AllowPrivate: true, MaxBytes: 1024})
 	ctx := context.Background()
 
 	_, err := f.Get(ctx, srv.URL+"/announced")
@@ -260,17 +263,101 @@ func TestGetLimits(t *testing.T) {
 	require.NoError(t, err, "a body of exactly MaxBytes is fine")
 	require.Len(t, res.Data, 1024)
 
-	start := time.Now()
-	_, err = f.Get(ctx, srv.URL+"/slow")
-	require.Error(t, err)
-	require.Less(t, time.Since(start), 3*time.Second, "Timeout bounds the request")
+	timed := fetch.New(&fetch.Options{AllowPrivate: true, Timeout: 20 * time.Millisecond})
+	_, err = timed.Get(ctx, srv.URL+"/stall")
+	require.ErrorIs(t, err, fetch.ErrTimeout, "Timeout bounds the request")
 
 	cctx, cancel := context.WithCancel(ctx)
-	time.AfterFunc(50*time.Millisecond, cancel)
-	slow := fetch.New(&fetch.Options{AllowPrivate: true})
-	_, err = slow.Get(cctx, srv.URL+"/slow")
+	go func() { <-arrived; cancel() }()
+	_, err = f.Get(cctx, srv.URL+"/stall-and-tell")
+	require.ErrorIs(t, err, fetch.ErrCanceled)
 	require.ErrorIs(t, err, context.Canceled)
 	require.False(t, errors.Is(err, fetch.ErrAddressNotAllowed))
+}
+
+// TestGetErrorsAreClientSafe checks that every failure of Get has one
+// kind, that its message is the kind's message only, and that the cause,
+// which names internal addresses, stays reachable for logs.
+func TestGetErrorsAreClientSafe(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/missing":
+			http.NotFound(w, r)
+		case "/stall":
+			<-r.Context().Done()
+		case "/to-internal":
+			http.Redirect(w, r, "http://10.1.2.3:8080/admin", http.StatusFound)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	// A port that refuses connections: listen, note the address, close.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	closed := ln.Addr().String()
+	require.NoError(t, ln.Close())
+	// A resolver at an internal address that refuses: the kind of leak the
+	// raw error of a failed lookup carries ("dial udp 10.0.0.53:53").
+	resolverAddr := "127.0.0.1:1" // nothing listens on port 1
+	badDNS := fetch.New(&fetch.Options{AllowPrivate: true, Resolver: &net.Resolver{
+		PreferGo: true,
+		Dial: func(ctx context.Context, network, _ string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, network, resolverAddr)
+		},
+	}})
+
+	open := fetch.New(&fetch.Options{AllowPrivate: true})
+	frontOnly := fetch.New(&fetch.Options{CheckAddr: allowOnly(srv)})
+	timed := fetch.New(&fetch.Options{AllowPrivate: true, Timeout: 20 * time.Millisecond})
+	tests := []struct {
+		name   string
+		f      *fetch.Fetcher
+		url    string
+		kind   error
+		secret string // in the cause, never in the message
+	}{
+		{"connection refused", open, "http://" + closed + "/x", fetch.ErrUnreachable, closed},
+		{"resolver fails", badDNS, "http://files.example.test/x.jpg", fetch.ErrUnreachable, "files.example.test"},
+		{"bad status", open, srv.URL + "/missing", fetch.ErrBadStatus, srv.URL},
+		{"timeout", timed, srv.URL + "/stall", fetch.ErrTimeout, srv.URL},
+		{"redirect to internal", frontOnly, srv.URL + "/to-internal", fetch.ErrAddressNotAllowed, "10.1.2.3"},
+		{"invalid URL", open, "http://user:secret-pw@example.com/", fetch.ErrInvalidURL, ""},
+		{"scheme", open, "file:///etc/passwd", fetch.ErrSchemeNotAllowed, ""},
+	}
+	kinds := []error{fetch.ErrInvalidURL, fetch.ErrSchemeNotAllowed, fetch.ErrAddressNotAllowed, fetch.ErrTooManyRedirects,
+		fetch.ErrTooLarge, fetch.ErrTimeout, fetch.ErrUnreachable, fetch.ErrBadStatus, fetch.ErrCanceled}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := tt.f.Get(context.Background(), tt.url)
+			require.ErrorIs(t, err, tt.kind)
+			require.Equal(t, tt.kind, fetch.Kind(err))
+			require.Equal(t, tt.kind.Error(), err.Error(), "the message is the kind's only")
+			for _, k := range kinds {
+				if k != tt.kind {
+					require.NotErrorIs(t, err, k, "one kind only")
+				}
+			}
+			var fe *fetch.Error
+			require.ErrorAs(t, err, &fe)
+			require.Error(t, fe.Err, "the cause is kept for logs")
+			if tt.secret != "" {
+				require.NotContains(t, err.Error(), tt.secret)
+				require.NotContains(t, err.Error(), "127.0.0.1")
+			}
+		})
+	}
+	_, err = badDNS.Get(context.Background(), "http://files.example.test/x.jpg")
+	require.NotContains(t, err.Error(), resolverAddr, "the resolver's address stays in the cause")
+	var fe *fetch.Error
+	require.ErrorAs(t, err, &fe)
+	require.Contains(t, fe.Err.Error(), "127.0.0.1:1", "and the cause has it, for the log")
+	var se *fetch.StatusError
+	_, err = open.Get(context.Background(), srv.URL+"/missing")
+	require.ErrorAs(t, err, &se)
+	require.Equal(t, http.StatusNotFound, se.StatusCode)
+	require.Nil(t, fetch.Kind(errors.New("other")))
 }
 
 func ExampleCheckAddr() {

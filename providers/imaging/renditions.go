@@ -15,7 +15,10 @@ const (
 	DefaultThumbnailSize = 150
 	DefaultMediumSize    = 300
 	DefaultQuality       = 82
-	DefaultMaxPixels     = 50_000_000
+	// DefaultMaxPixels is the default pixel budget of one image: 25
+	// million pixels, such as a 6000x4000 camera photo. Decoding and
+	// converting it takes up to about 200 MB.
+	DefaultMaxPixels = 25_000_000
 )
 
 // Options configures Renditions. The zero value (or nil) means defaults.
@@ -27,9 +30,18 @@ type Options struct {
 	// Quality is the JPEG quality 1-100 of JPEG renditions (default 82).
 	Quality int
 	// MaxPixels refuses images with more pixels than this before decoding
-	// them (default 50 million), so that a small file claiming a huge
-	// size cannot exhaust memory.
+	// them (default DefaultMaxPixels), so that a small file claiming a
+	// huge size cannot exhaust memory. With a Decoder it can only lower
+	// the Decoder's budget.
 	MaxPixels int
+}
+
+// maxPixels is the MaxPixels set by the caller, 0 when none.
+func (o *Options) maxPixels() int {
+	if o == nil || o.MaxPixels <= 0 {
+		return 0
+	}
+	return o.MaxPixels
 }
 
 func (o *Options) withDefaults() Options {
@@ -114,46 +126,51 @@ func Ratio(w, h int) string {
 // medium renditions. JPEG input gives JPEG renditions; PNG and GIF give
 // PNG (keeping transparency). It returns an error wrapping ErrFormat for
 // non-images, ErrUnsupported for WebP, ErrTooManyPixels above
-// Options.MaxPixels, and ctx.Err() when ctx is done between steps.
+// Options.MaxPixels (checked on the header, before decoding), and
+// ctx.Err() when ctx is done between steps. With ErrUnsupported and
+// ErrTooManyPixels the returned Set still has the Info, Dimensions and
+// Ratio read from the header.
+//
+// Renditions bounds each image but not how many are decoded at once: a
+// server handling images from many clients should share one Decoder and
+// call its Renditions instead.
 func Renditions(ctx context.Context, data []byte, opts *Options) (*Set, error) {
-	o := opts.withDefaults()
-	info, err := Identify(data)
-	if err != nil {
-		return nil, err
-	}
-	s := &Set{Info: info, Dimensions: Dimensions(info.Width, info.Height), Ratio: Ratio(info.Width, info.Height)}
-	if info.Format == WebP {
-		return s, fmt.Errorf("%w: %s", ErrUnsupported, info.Format)
-	}
-	if info.Width*info.Height > o.MaxPixels {
-		return s, fmt.Errorf("%w: %dx%d", ErrTooManyPixels, info.Width, info.Height)
-	}
-	if err := ctx.Err(); err != nil {
-		return s, err
-	}
-	img, _, err := image.Decode(bytes.NewReader(data))
-	if err != nil {
-		return s, fmt.Errorf("%w: %v", ErrFormat, err)
-	}
-	return renditionsOf(ctx, s, img, data, o)
+	return unbounded(opts).Renditions(ctx, data, opts)
 }
 
 // RenditionsOf is Renditions for an image whose decoded pixels the caller
 // already has (img must be the decoding of data), which saves decoding it.
+// Like Renditions it does not bound concurrent work; see
+// Decoder.RenditionsOf.
 func RenditionsOf(ctx context.Context, data []byte, img image.Image, opts *Options) (*Set, error) {
-	o := opts.withDefaults()
+	return unbounded(opts).RenditionsOf(ctx, data, img, opts)
+}
+
+// unbounded is a Decoder with the pixel budget of opts and no bound on
+// concurrent decodes, for the package functions.
+func unbounded(opts *Options) *Decoder {
+	return &Decoder{limits: Limits{MaxPixels: opts.withDefaults().MaxPixels}}
+}
+
+func newSet(info Info) *Set {
+	return &Set{Info: info, Dimensions: Dimensions(info.Width, info.Height), Ratio: Ratio(info.Width, info.Height)}
+}
+
+// checkOf identifies data and checks that img has its size; WebP is
+// reported as ErrUnsupported.
+func checkOf(data []byte, img image.Image) (*Set, error) {
 	info, err := Identify(data)
 	if err != nil {
 		return nil, err
 	}
-	s := &Set{Info: info, Dimensions: Dimensions(info.Width, info.Height), Ratio: Ratio(info.Width, info.Height)}
+	s := newSet(info)
 	if b := img.Bounds(); b.Dx() != info.Width || b.Dy() != info.Height {
 		return s, fmt.Errorf("%w: pixels are %dx%d, data is %dx%d", ErrFormat, b.Dx(), b.Dy(), info.Width, info.Height)
 	}
 	if info.Format == WebP {
 		return s, fmt.Errorf("%w: %s", ErrUnsupported, info.Format)
 	}
-	return renditionsOf(ctx, s, img, data, o)
+	return s, nil
 }
 
 func renditionsOf(ctx context.Context, s *Set, img image.Image, data []byte, o Options) (*Set, error) {

@@ -172,7 +172,7 @@ func resizeRect(src *image.RGBA, r image.Rectangle, w, h int) *image.RGBA {
 	// Horizontal pass.
 	kx := newKernel(sw, w)
 	tmpBuf := getScratch(&resizeScratch, w*4*sh)
-	defer resizeScratch.Put(tmpBuf)
+	defer putScratch(&resizeScratch, tmpBuf)
 	tmp := *tmpBuf
 	for y := range sh {
 		row := src.Pix[src.PixOffset(r.Min.X, r.Min.Y+y):]

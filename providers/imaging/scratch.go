@@ -14,6 +14,12 @@ var (
 	resizeScratch sync.Pool // of *[]uint8: the rows pass of a resize
 )
 
+// maxPooledScratch is the largest buffer handed back to a pool (8 MiB,
+// a 1920x1080 RGBA image). Larger ones, made for the occasional big
+// upload, are left to the garbage collector, so that memory goes back
+// after a burst instead of staying parked in the pools.
+const maxPooledScratch = 8 << 20
+
 // getScratch returns a buffer of length n from pool, or a new one when the
 // pool has none large enough.
 func getScratch(pool *sync.Pool, n int) *[]uint8 {
@@ -33,5 +39,12 @@ func scratchRGBA(img image.Image) (*image.RGBA, func()) {
 	}
 	b := img.Bounds()
 	buf := getScratch(&rgbaScratch, 4*b.Dx()*b.Dy())
-	return convertRGBA(img, *buf), func() { rgbaScratch.Put(buf) }
+	return convertRGBA(img, *buf), func() { putScratch(&rgbaScratch, buf) }
+}
+
+// putScratch hands buf back to pool unless it is too large to keep.
+func putScratch(pool *sync.Pool, buf *[]uint8) {
+	if cap(*buf) <= maxPooledScratch {
+		pool.Put(buf)
+	}
 }

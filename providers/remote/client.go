@@ -68,6 +68,9 @@ type client struct {
 	base string
 	hc   *http.Client
 	o    Options
+	// attemptContext bounds one attempt (Options.Timeout); tests replace
+	// it to end an attempt on cue instead of by the clock.
+	attemptContext func(context.Context) (context.Context, context.CancelFunc)
 }
 
 func newClient(slug, defaultBase string, opts *Options) (*client, error) {
@@ -129,7 +132,13 @@ func newClient(slug, defaultBase string, opts *Options) (*client, error) {
 			UserAgent:    o.UserAgent,
 		})
 	}
-	return &client{slug: slug, base: strings.TrimRight(u.String(), "/"), hc: hc, o: o}, nil
+	timeout := o.Timeout
+	return &client{
+		slug: slug, base: strings.TrimRight(u.String(), "/"), hc: hc, o: o,
+		attemptContext: func(ctx context.Context) (context.Context, context.CancelFunc) {
+			return context.WithTimeout(ctx, timeout)
+		},
+	}, nil
 }
 
 // response is a successful answer.
@@ -190,7 +199,7 @@ func permanent(err error) bool {
 
 // do makes one attempt. A non-2xx status is returned with a nil error.
 func (c *client) do(ctx context.Context, rawURL, accept string) (*response, int, http.Header, error) {
-	actx, cancel := context.WithTimeout(ctx, c.o.Timeout)
+	actx, cancel := c.attemptContext(ctx)
 	defer cancel()
 	req, err := http.NewRequestWithContext(actx, http.MethodGet, rawURL, nil)
 	if err != nil {

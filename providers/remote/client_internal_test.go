@@ -1,10 +1,18 @@
 package remote
 
 import (
+	"context"
+	"image"
+	"image/jpeg"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/contentgen/contentgen/providers"
 )
 
 func TestParseRetryAfter(t *testing.T) {
@@ -67,4 +75,42 @@ func TestPlainTextBlocks(t *testing.T) {
 	require.Equal(t, "Line one Line two", plainText("Line one<br/>Line two"))
 	require.Equal(t, "a b", plainText("<p>a</p><p>b</p>"))
 	require.Equal(t, "unclosed", plainText("unclosed<a href"))
+}
+
+// TestAttemptTimeoutIsRetried ends the first attempt as its timeout would
+// (on cue, once the server has the request) and checks that the provider
+// retries and succeeds. No attempt has a deadline on the clock, so a slow
+// machine cannot make the second attempt time out too.
+func TestAttemptTimeoutIsRetried(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	arrived := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) == 1 {
+			close(arrived)
+			<-r.Context().Done() // stalls until the attempt ends
+			return
+		}
+		m := image.NewGray(image.Rect(0, 0, 320, 200))
+		_ = jpeg.Encode(w, m, nil)
+	}))
+	t.Cleanup(srv.Close)
+	p, err := NewRandom(&Options{BaseURL: srv.URL, Client: srv.Client(), MaxRetries: 2, RetryBase: time.Millisecond})
+	require.NoError(t, err)
+	var attempts atomic.Int32
+	p.c.attemptContext = func(ctx context.Context) (context.Context, context.CancelFunc) {
+		actx, cancel := context.WithCancelCause(ctx)
+		if attempts.Add(1) == 1 {
+			go func() {
+				<-arrived
+				cancel(context.DeadlineExceeded)
+			}()
+		}
+		return actx, func() { cancel(nil) }
+	}
+	img, err := p.Image(context.Background(), providers.ImageRequest{Width: 320, Height: 200, Seed: 3})
+	require.NoError(t, err)
+	require.Equal(t, [2]int{320, 200}, [2]int{img.Width, img.Height})
+	require.Equal(t, int32(2), calls.Load())
+	require.Equal(t, int32(2), attempts.Load())
 }

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html"
-	"image"
 	"image/jpeg"
 	"net/url"
 	"slices"
@@ -51,6 +51,11 @@ type CuratedOptions struct {
 	// MaxPixels refuses to decode thumbnails above this many pixels
 	// (default imaging.DefaultMaxPixels).
 	MaxPixels int
+	// Decoder decodes the downloaded thumbnails within its limits. Pass
+	// the one the rest of the server uses so that all decoding shares one
+	// bound; nil means a Decoder of this provider's own with default
+	// limits.
+	Decoder *imaging.Decoder
 }
 
 // Curated is provider_curated: pictures from Wikimedia Commons' featured
@@ -69,6 +74,7 @@ type Curated struct {
 	ttl        time.Duration
 	quality    int
 	maxPixels  int
+	decoder    *imaging.Decoder
 
 	mu    sync.Mutex
 	cache map[string]*searchEntry
@@ -120,7 +126,12 @@ func NewCurated(opts *CuratedOptions) (*Curated, error) {
 	if o.MaxPixels <= 0 {
 		o.MaxPixels = imaging.DefaultMaxPixels
 	}
-	return &Curated{c: c, collection: o.Collection, ttl: o.CacheTTL, quality: o.Quality, maxPixels: o.MaxPixels, cache: map[string]*searchEntry{}}, nil
+	if o.Decoder == nil {
+		if o.Decoder, err = imaging.NewDecoder(nil); err != nil {
+			return nil, err
+		}
+	}
+	return &Curated{c: c, collection: o.Collection, ttl: o.CacheTTL, quality: o.Quality, maxPixels: o.MaxPixels, decoder: o.Decoder, cache: map[string]*searchEntry{}}, nil
 }
 
 // Info describes the provider.
@@ -169,7 +180,7 @@ func (p *Curated) Image(ctx context.Context, req providers.ImageRequest) (*provi
 		return nil, fmt.Errorf("remote: %s: %w: %dx%d thumbnail", p.c.slug, imaging.ErrTooManyPixels, img.Width, img.Height)
 	}
 	if img.Width != req.Width || img.Height != req.Height || img.MIMEType != "image/jpeg" {
-		if err := p.cut(img, req.Width, req.Height); err != nil {
+		if err := p.cut(ctx, img, req.Width, req.Height); err != nil {
 			return nil, err
 		}
 	}
@@ -180,14 +191,23 @@ func (p *Curated) Image(ctx context.Context, req providers.ImageRequest) (*provi
 	return img, nil
 }
 
-// cut decodes img, crops and scales it to w x h and re-encodes it as JPEG.
-func (p *Curated) cut(img *providers.Image, w, h int) error {
-	src, _, err := image.Decode(bytes.NewReader(img.Data))
-	if err != nil {
-		return fmt.Errorf("remote: %s: %w: %v", p.c.slug, providers.ErrNotImage, err)
+// cut decodes img within the Decoder's limits, crops and scales it to
+// w x h and re-encodes it as JPEG.
+func (p *Curated) cut(ctx context.Context, img *providers.Image, w, h int) error {
+	src, err := p.decoder.Decode(ctx, img.Data)
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		return fmt.Errorf("remote: %s: %w", p.c.slug, ctx.Err())
+	case errors.Is(err, imaging.ErrTooManyPixels):
+		return fmt.Errorf("remote: %s: thumbnail: %w", p.c.slug, err)
+	default:
+		return fmt.Errorf("remote: %s: %w: %w", p.c.slug, providers.ErrNotImage, err)
 	}
+	cover := imaging.Cover(src.Image, w, h)
+	src.Release()
 	var buf bytes.Buffer
-	if err := jpeg.Encode(&buf, imaging.Cover(src, w, h), &jpeg.Options{Quality: p.quality}); err != nil {
+	if err := jpeg.Encode(&buf, cover, &jpeg.Options{Quality: p.quality}); err != nil {
 		return fmt.Errorf("remote: %s: encode: %w", p.c.slug, err)
 	}
 	img.Data, img.MIMEType, img.Ext, img.Width, img.Height = buf.Bytes(), "image/jpeg", "jpg", w, h

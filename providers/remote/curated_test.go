@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/providers"
+	"github.com/contentgen/contentgen/providers/imaging"
 	"github.com/contentgen/contentgen/providers/remote"
 )
 
@@ -255,4 +256,20 @@ func TestCuratedOptions(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, c.queries[0].Get("gsrsearch"), `incategory:"Quality_images"`)
 	require.True(t, strings.HasPrefix(c.queries[0].Get("gsrsearch"), "filetype:"), "no keyword without a category")
+}
+
+func TestCuratedDecodesWithinTheDecodersLimits(t *testing.T) {
+	t.Parallel()
+	c := newCommons(t)
+	d, err := imaging.NewDecoder(&imaging.Limits{MaxPixels: 100_000})
+	require.NoError(t, err)
+	o := c.options()
+	o.Decoder = d
+	_, err = curated(t, o).Image(context.Background(), providers.ImageRequest{Width: 600, Height: 400, Category: "nature", Seed: 1})
+	require.ErrorIs(t, err, imaging.ErrTooManyPixels, "a 960-wide thumbnail is above the shared budget")
+
+	o = c.options()
+	o.MaxPixels = 100_000
+	_, err = curated(t, o).Image(context.Background(), providers.ImageRequest{Width: 600, Height: 400, Category: "nature", Seed: 1})
+	require.ErrorIs(t, err, imaging.ErrTooManyPixels, "the provider's own budget")
 }
