@@ -12,6 +12,7 @@ import (
 	"github.com/contentgen/contentgen/providers/ai"
 	"github.com/contentgen/contentgen/providers/fetch"
 	"github.com/contentgen/contentgen/providers/filetype"
+	"github.com/contentgen/contentgen/providers/imaging"
 	"github.com/contentgen/contentgen/templates"
 )
 
@@ -75,6 +76,12 @@ type Config struct {
 	// MaxUploadBytes is the largest file an upload accepts; 0 means
 	// DefaultMaxUpload.
 	MaxUploadBytes int64
+	// Decoder decodes every image the Generator handles (uploads,
+	// downloads, renditions) within its limits: images whose header
+	// claims more pixels than its budget are refused before decoding, and
+	// concurrent decodes are bounded. nil means imaging.NewDecoder(nil);
+	// share one with providers that decode images too.
+	Decoder *imaging.Decoder
 	// UploadTypes is the allow-list of uploaded file types; nil means the
 	// default list (images, PDF, office documents, spreadsheets, archives,
 	// plain text).
@@ -115,6 +122,10 @@ func (c Config) withDefaults() Config {
 	}
 	if c.UploadTypes == nil {
 		c.UploadTypes = &filetype.Policy{}
+	}
+	if c.Decoder == nil {
+		// The default limits are valid.
+		c.Decoder, _ = imaging.NewDecoder(nil)
 	}
 	return c
 }

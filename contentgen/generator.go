@@ -67,7 +67,13 @@ func New(host Host, hist history.Store, cfg *Config) (*Generator, error) {
 		now:    c.Now,
 	}
 	for _, p := range c.ImageProviders {
-		g.images[p.Info().Slug] = p
+		// A provider that keeps failing is skipped for a cool-down
+		// instead of costing a timeout per image.
+		b, err := providers.NewBreaker(p, &providers.BreakerOptions{Now: c.Now})
+		if err != nil {
+			return nil, fmt.Errorf("contentgen: New: %w", err)
+		}
+		g.images[p.Info().Slug] = b
 	}
 	g.aiCache = ai.NewCache(&ai.CacheOptions{Store: stateSaver{c.State}})
 	g.templates = newTemplates(g)

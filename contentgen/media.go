@@ -2,9 +2,11 @@ package contentgen
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/providers"
@@ -15,7 +17,14 @@ import (
 // concurrency, stores each in the host and tracks it. The result has one
 // media id per request, 0 where the image failed; failures are warnings,
 // never errors. Only a host or history failure returns an error.
+//
+// Within a run a provider that fails twice in a row is asked nothing
+// more: the images left are skipped at once and counted in one warning.
 func (g *Generator) fetchImages(ctx context.Context, rn *run, prov providers.ImageProvider, reqs []providers.ImageRequest, meta map[string]any) ([]int64, error) {
+	slug := prov.Info().Slug
+	if b, err := providers.NewBreaker(prov, &providers.BreakerOptions{Failures: 2, CoolDown: runCoolDown, Now: g.now}); err == nil {
+		prov = b
+	}
 	imgs := make([]*providers.Image, len(reqs))
 	sets := make([]*imaging.Set, len(reqs))
 	errs := make([]error, len(reqs))
@@ -32,7 +41,7 @@ func (g *Generator) fetchImages(ctx context.Context, rn *run, prov providers.Ima
 			defer func() { <-sem; wg.Done() }()
 			imgs[i], errs[i] = prov.Image(ctx, reqs[i])
 			if errs[i] == nil && imgs[i] != nil {
-				sets[i] = renditions(ctx, imgs[i])
+				sets[i], errs[i] = g.renditions(ctx, imgs[i])
 				if imgs[i].Release != nil {
 					imgs[i].Release()
 					imgs[i].Pixels, imgs[i].Release = nil, nil
@@ -45,8 +54,12 @@ func (g *Generator) fetchImages(ctx context.Context, rn *run, prov providers.Ima
 		return nil, err
 	}
 	ids := make([]int64, len(reqs))
-	slug := prov.Info().Slug
+	skipped := 0
 	for i, img := range imgs {
+		if errors.Is(errs[i], providers.ErrProviderDown) {
+			skipped++
+			continue
+		}
 		if errs[i] != nil || img == nil {
 			g.log.Info("contentgen: image skipped", "provider", slug, "index", i+1, "err", errs[i])
 			rn.warn("image %d from %s failed and was skipped: %v", i+1, slug, errs[i])
@@ -58,6 +71,9 @@ func (g *Generator) fetchImages(ctx context.Context, rn *run, prov providers.Ima
 		}
 		ids[i] = id
 		rn.info("Image %d of %d stored (%dx%d)", i+1, len(reqs), img.Width, img.Height)
+	}
+	if skipped > 0 {
+		rn.warn("%d images from %s were skipped: the provider is unavailable", skipped, slug)
 	}
 	return ids, nil
 }
@@ -117,21 +133,28 @@ func storeMedia(ctx context.Context, h Host, m Media, data []byte) (int64, error
 	return ids[0], nil
 }
 
-// renditions makes the thumbnail and medium sizes of an image, using its
-// decoded pixels when the provider supplied them; nil when the image has
-// none (such as WebP, which is stored without renditions).
-func renditions(ctx context.Context, img *providers.Image) *imaging.Set {
+// runCoolDown keeps the breaker of a run open for the rest of the run.
+const runCoolDown = 24 * time.Hour
+
+// renditions makes the thumbnail and medium sizes of an image through the
+// Generator's decoder, using its decoded pixels when the provider supplied
+// them. An image over the decoder's pixel budget is an error; one that
+// cannot be decoded otherwise (such as WebP) has no renditions.
+func (g *Generator) renditions(ctx context.Context, img *providers.Image) (*imaging.Set, error) {
 	var set *imaging.Set
 	var err error
 	if img.Pixels != nil {
-		set, err = imaging.RenditionsOf(ctx, img.Data, img.Pixels, nil)
+		set, err = g.cfg.Decoder.RenditionsOf(ctx, img.Data, img.Pixels, nil)
 	} else {
-		set, err = imaging.Renditions(ctx, img.Data, nil)
+		set, err = g.cfg.Decoder.Renditions(ctx, img.Data, nil)
 	}
-	if err != nil {
-		return nil
+	switch {
+	case errors.Is(err, imaging.ErrTooManyPixels), ctx.Err() != nil:
+		return nil, err
+	case err != nil:
+		return nil, nil
 	}
-	return set
+	return set, nil
 }
 
 // featuredImages returns one media id per post (0 for none), fetching or

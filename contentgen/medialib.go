@@ -214,15 +214,20 @@ func (m *MediaService) Upload(ctx context.Context, filename string, data []byte)
 		Meta:     Meta{UploadedKey: MarkerValue},
 	}
 	if strings.HasPrefix(t.MIMEType, "image/") {
-		set, err := imaging.Renditions(ctx, data, nil)
+		set, err := g.cfg.Decoder.Renditions(ctx, data, nil)
+		switch {
+		case errors.Is(err, imaging.ErrTooManyPixels):
+			return Media{}, &Error{Code: CodeTooLarge, Param: "file", Message: "the image has more pixels than this server decodes", Err: err}
+		case ctx.Err() != nil:
+			return Media{}, ctx.Err()
+		case err != nil:
+			g.log.Info("contentgen: uploaded image stored without renditions", "file", name, "err", err)
+		}
 		if set != nil {
 			item.Width, item.Height = set.Info.Width, set.Info.Height
 			if err == nil {
 				item.Sizes = sizesOf(set)
 			}
-		}
-		if err != nil {
-			g.log.Info("contentgen: uploaded image stored without renditions", "file", name, "err", err)
 		}
 	}
 	if _, ok := g.host.(MediaStorer); !ok {
@@ -276,7 +281,18 @@ func (m *MediaService) UploadURL(ctx context.Context, rawURL string) (Media, err
 			return Media{}, &Error{Code: CodeInvalidParameter, Param: "url", Message: "url must be an http or https address", Err: err}
 		}
 		m.g.log.Info("contentgen: URL import failed", "err", err)
-		return Media{}, &Error{Code: CodeInvalidParameter, Param: "url", Message: "the file at url could not be downloaded", Err: err}
+		msg := "the file at url could not be downloaded"
+		switch {
+		case errors.Is(err, fetch.ErrTimeout):
+			msg += ": the server did not answer in time"
+		case errors.Is(err, fetch.ErrUnreachable):
+			msg += ": the server could not be reached"
+		case errors.Is(err, fetch.ErrBadStatus):
+			msg += ": the server answered with an error status"
+		case errors.Is(err, fetch.ErrTooManyRedirects):
+			msg += ": too many redirects"
+		}
+		return Media{}, &Error{Code: CodeInvalidParameter, Param: "url", Message: msg, Err: err}
 	}
 	name := res.Filename
 	if name == "" {

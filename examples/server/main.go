@@ -34,6 +34,7 @@ import (
 	"github.com/contentgen/contentgen/contentgen/secrets"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/httpapi"
+	"github.com/contentgen/contentgen/providers/imaging"
 	"github.com/contentgen/contentgen/templates"
 )
 
@@ -145,7 +146,11 @@ func newServer(ctx context.Context, c serverConfig) (*http.Server, []userSpec, e
 	if err != nil {
 		return nil, nil, err
 	}
-	images, err := imageProviders()
+	decoder, err := imaging.NewDecoder(nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	images, err := imageProviders(decoder)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -156,6 +161,7 @@ func newServer(ctx context.Context, c serverConfig) (*http.Server, []userSpec, e
 	gen, err := contentgen.New(host, history.NewMemStore(nil), &contentgen.Config{
 		Logger:         logger,
 		ImageProviders: images,
+		Decoder:        decoder,
 		AIKeyring:      c.keyring,
 		AIProviders:    aiProviders(),
 		Templates:      templates.NewMemStore(),

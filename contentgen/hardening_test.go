@@ -1,0 +1,78 @@
+package contentgen_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"image"
+	"image/png"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/memhost"
+	"github.com/contentgen/contentgen/history"
+	"github.com/contentgen/contentgen/providers"
+	"github.com/contentgen/contentgen/providers/imaging"
+)
+
+// deadProvider fails every image and counts the calls.
+type deadProvider struct{ calls atomic.Int64 }
+
+func (d *deadProvider) Info() providers.Info {
+	return providers.Info{Slug: providers.Curated, Name: "dead", Configured: true}
+}
+
+func (d *deadProvider) Image(context.Context, providers.ImageRequest) (*providers.Image, error) {
+	d.calls.Add(1)
+	return nil, errors.New("connection refused")
+}
+
+func TestDeadProviderCostsTwoAttemptsPerRun(t *testing.T) {
+	t.Parallel()
+	host, err := memhost.NewDemo(&memhost.Options{Now: clock})
+	require.NoError(t, err)
+	dead := &deadProvider{}
+	seed := int64(1)
+	gen, err := contentgen.New(host, history.NewMemStore(clock), &contentgen.Config{Seed: &seed, Now: clock, ImageConcurrency: 1, ImageProviders: []providers.ImageProvider{dead}})
+	require.NoError(t, err)
+	res, err := gen.GenerateUsers(context.Background(), contentgen.UsersRequest{Count: new(40)})
+	require.NoError(t, err, "an avatar never fails a run")
+	require.Len(t, res.IDs, 40)
+	require.EqualValues(t, 2, dead.calls.Load(), "after two failures in a row the run asks nothing more")
+	require.True(t, slicesContainsPrefix(res.Warnings, "38 images from provider_curated were skipped"), "%v", res.Warnings)
+}
+
+func slicesContainsPrefix(list []string, prefix string) bool {
+	for _, s := range list {
+		if strings.HasPrefix(s, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestUploadOverThePixelBudgetIsRefused(t *testing.T) {
+	t.Parallel()
+	host, err := memhost.NewDemo(&memhost.Options{Now: clock})
+	require.NoError(t, err)
+	dec, err := imaging.NewDecoder(&imaging.Limits{MaxPixels: 100})
+	require.NoError(t, err)
+	gen, err := contentgen.New(host, history.NewMemStore(clock), &contentgen.Config{Now: clock, Decoder: dec})
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	require.NoError(t, png.Encode(&buf, image.NewGray(image.Rect(0, 0, 20, 20))))
+	_, err = gen.Media().Upload(context.Background(), "big.png", buf.Bytes())
+	require.ErrorIs(t, err, contentgen.ErrTooLarge, "400 pixels over a budget of 100 are refused before decoding")
+	buf.Reset()
+	require.NoError(t, png.Encode(&buf, image.NewGray(image.Rect(0, 0, 10, 10))))
+	m, err := gen.Media().Upload(context.Background(), "small.png", buf.Bytes())
+	require.NoError(t, err)
+	require.Equal(t, 10, m.Width)
+	left, err := host.Media(context.Background(), contentgen.MediaQuery{})
+	require.NoError(t, err)
+	require.Len(t, left, 1, "nothing is stored for the refused upload")
+}
