@@ -172,3 +172,17 @@ func TestLoremKeepsLocaleNames(t *testing.T) {
 		require.Regexp(t, `^\p{Cyrillic}`, u.DisplayName, "names follow the locale under lorem")
 	}
 }
+
+func TestTermSlugsAreRomanisedInEveryScript(t *testing.T) {
+	t.Parallel()
+	for _, locale := range []string{"ja", "zh_CN", "ko_KR", "ru_RU"} {
+		f := newFixture(t, 4)
+		res, err := f.gen.GenerateTerms(context.Background(), contentgen.TermsRequest{Taxonomy: "post_tag", Count: new(20), Locale: locale})
+		require.NoError(t, err)
+		terms, err := f.host.Terms(context.Background(), contentgen.TermQuery{IDs: contentgen.OnlyIDs(res.IDs...)})
+		require.NoError(t, err)
+		for _, term := range terms {
+			require.Regexp(t, `^[a-z0-9]+(-[a-z0-9]+)*$`, term.Slug, "%s: %q is romanised, never percent-encoded", locale, term.Name)
+		}
+	}
+}

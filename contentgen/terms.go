@@ -283,7 +283,7 @@ func (n *termNamer) name(w *locales.Writer) (string, string) {
 		if try >= 20 {
 			name += " " + strconv.Itoa(try-18)
 		}
-		slug := locales.Slug(name)
+		slug := w.Pack().Slug(name)
 		if slug == "" {
 			slug = "term"
 		}
