@@ -342,11 +342,9 @@ func (g *Generator) deletePosts(ctx context.Context, req DeletePostsRequest, s S
 	if err != nil {
 		return rm, err
 	}
-	var featured []int64
-	if (req.DeleteRelatedMedia || s.DeleteMediaWithPosts) && len(ids) > 0 {
-		if featured, err = g.featuredOf(ctx, ids); err != nil {
-			return rm, err
-		}
+	featured, err := g.featuredToDelete(ctx, &req, &s, ids)
+	if err != nil {
+		return rm, err
 	}
 	if req.DeleteRelatedComments && len(ids) > 0 {
 		// Comments go with their posts; this also forgets their history.
@@ -416,8 +414,12 @@ func (g *Generator) deleteRelated(ctx context.Context, kind ObjectKind, meta map
 	return nil
 }
 
-// featuredOf returns the featured images of posts.
-func (g *Generator) featuredOf(ctx context.Context, ids []int64) ([]int64, error) {
+// featuredToDelete returns the featured images of the posts ids when
+// their media is to be deleted with them.
+func (g *Generator) featuredToDelete(ctx context.Context, req *DeletePostsRequest, s *Settings, ids []int64) ([]int64, error) {
+	if !req.DeleteRelatedMedia && !s.DeleteMediaWithPosts || len(ids) == 0 {
+		return nil, nil
+	}
 	posts, err := g.host.Posts(ctx, PostQuery{IDs: OnlyIDs(ids...)})
 	if err != nil {
 		return nil, failed(err, "listing posts")

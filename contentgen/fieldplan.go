@@ -101,7 +101,7 @@ func (g *Generator) newFieldPlan(ctx context.Context, rn *run, pt *PostType, cfg
 	}
 	if len(fp.core) > 0 || len(fp.keys) > 0 {
 		fp.filler = templates.NewFiller(rn.r, localetext.New(rn.w), &templates.FillOptions{Now: rn.now})
-		fp.lookup = g.newSiteLookup(ctx)
+		fp.lookup = g.newSiteLookup()
 	}
 	return fp, nil
 }
@@ -150,7 +150,7 @@ func (g *Generator) prepareFields(ctx context.Context, rn *run, p *postsPlan, au
 // values point at objects that exist now.
 func (fp *fieldPlan) refresh(ctx context.Context, g *Generator) {
 	if fp.active() {
-		fp.lookup = g.newSiteLookup(ctx)
+		fp.lookup = g.newSiteLookup()
 		fp.rel = map[string]*relPool{}
 	}
 }
@@ -174,10 +174,15 @@ func (fp *fieldPlan) apply(ctx context.Context, rn *run, post *Post) error {
 		post.Meta = m
 	}
 	values := fp.filler.Fill(fp.fields, fp.custom)
-	fp.filler.Resolve(values, fp.lookup)
-	if err := fp.lookup.err; err != nil {
-		return failed(err, "looking up related objects")
+	if _, err := fp.filler.Resolve(ctx, values, fp.lookup); err != nil {
+		return err
 	}
+	fp.setFields(rn, post, values)
+	return fp.applyRelations(ctx, rn, post)
+}
+
+// setFields writes the custom field values of a post into its meta.
+func (fp *fieldPlan) setFields(rn *run, post *Post, values map[string]any) {
 	for i := range fp.fields {
 		f := &fp.fields[i]
 		v, ok := values[f.Name]
@@ -192,14 +197,19 @@ func (fp *fieldPlan) apply(ctx context.Context, rn *run, post *Post) error {
 		}
 		post.Meta[f.Name] = metaString(v)
 	}
+}
+
+// applyRelations writes the targets of the post type's relations into the
+// meta of a post.
+func (fp *fieldPlan) applyRelations(ctx context.Context, rn *run, post *Post) error {
 	for i := range fp.relations {
 		r := &fp.relations[i]
 		if r.From != post.Type || r.Name == "" || strings.HasPrefix(r.Name, protectedMetaPrefix) {
 			continue
 		}
-		ids := fp.relationTargets(rn, r)
-		if fp.lookup.err != nil {
-			return failed(fp.lookup.err, "looking up related objects")
+		ids, err := fp.relationTargets(ctx, rn, r)
+		if err != nil {
+			return err
 		}
 		switch {
 		case len(ids) == 0:
@@ -218,10 +228,10 @@ func (fp *fieldPlan) apply(ctx context.Context, rn *run, post *Post) error {
 // relationTargets picks the targets of relation r for one post. One-to-one
 // and one-to-many relations walk a shuffled pool so that posts of a batch
 // get distinct targets while enough exist; the others pick at random.
-func (fp *fieldPlan) relationTargets(rn *run, r *templates.Relation) []int64 {
-	pool := fp.lookup.IDs(templates.RefPost, r.To)
-	if len(pool) == 0 {
-		return nil
+func (fp *fieldPlan) relationTargets(ctx context.Context, rn *run, r *templates.Relation) ([]int64, error) {
+	pool, err := fp.lookup.IDs(ctx, templates.RefPost, r.To)
+	if err != nil || len(pool) == 0 {
+		return nil, err
 	}
 	n := 1
 	switch r.Cardinality {
@@ -243,47 +253,58 @@ func (fp *fieldPlan) relationTargets(rn *run, r *templates.Relation) []int64 {
 			out[i] = rp.ids[rp.next%len(rp.ids)]
 			rp.next++
 		}
-		return out
+		return out, nil
 	}
 	out := make([]int64, 0, n)
 	for _, k := range rn.r.Perm(len(pool))[:n] {
 		out = append(out, pool[k])
 	}
-	return out
+	return out, nil
 }
 
 // applyCore sets the core fields the configuration names.
 func (fp *fieldPlan) applyCore(rn *run, post *Post) {
 	for i := range fp.core {
 		c := &fp.core[i]
-		switch c.field.Name {
-		case templates.CorePostAuthor:
-			switch c.setting.Mode {
-			case templates.ModeNone:
-				post.AuthorID = 0
-			case templates.ModeChoose:
-				if v, ok := fp.filler.Value(&c.field, &c.setting); ok {
-					if id, ok := toID(v); ok {
-						post.AuthorID = id
-					}
-				}
-			default:
-				if fp.authors != nil && len(fp.authors.ids) > 0 {
-					post.AuthorID = fp.authors.ids[rn.r.IntN(len(fp.authors.ids))]
-				}
-			}
+		switch {
+		case c.field.Name == templates.CorePostAuthor:
+			fp.applyAuthor(rn, post, c)
 			continue
-		case templates.CorePostStatus:
-			if fp.statusSet {
-				continue
-			}
+		case c.field.Name == templates.CorePostStatus && fp.statusSet:
+			continue
 		}
 		v, ok := fp.filler.Value(&c.field, &c.setting)
 		s := ""
 		if ok {
 			s = valueText(v)
 		}
-		switch c.field.Name {
+		fp.setCore(rn, post, c.field.Name, s, ok)
+	}
+}
+
+// applyAuthor sets the author of a post under its core field setting.
+func (fp *fieldPlan) applyAuthor(rn *run, post *Post, c *coreSetting) {
+	switch c.setting.Mode {
+	case templates.ModeNone:
+		post.AuthorID = 0
+	case templates.ModeChoose:
+		if v, ok := fp.filler.Value(&c.field, &c.setting); ok {
+			if id, ok := toID(v); ok {
+				post.AuthorID = id
+			}
+		}
+	default:
+		if fp.authors != nil && len(fp.authors.ids) > 0 {
+			post.AuthorID = fp.authors.ids[rn.r.IntN(len(fp.authors.ids))]
+		}
+	}
+}
+
+// setCore sets the core field name of a post to the value s (ok false
+// when the configuration made none).
+func (fp *fieldPlan) setCore(rn *run, post *Post, name, s string, ok bool) {
+	{
+		switch name {
 		case templates.CorePostTitle:
 			if s != "" {
 				post.Title = s

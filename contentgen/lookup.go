@@ -9,84 +9,91 @@ import (
 
 // siteLookup resolves relational values against the host, loading each
 // list once per run: published posts per post type, terms per taxonomy,
-// users per role, and images. The first host error is kept in err and
-// the lookups answer nothing after it.
+// users per role, and images.
 type siteLookup struct {
-	ctx   context.Context
 	g     *Generator
 	posts map[string][]int64
 	terms map[string][]int64
 	users map[string][]int64
 	media []int64
 	urls  map[int64]string
-	err   error
 }
 
 var _ templates.URLLookup = (*siteLookup)(nil)
 
-func (g *Generator) newSiteLookup(ctx context.Context) *siteLookup {
-	return &siteLookup{ctx: ctx, g: g, posts: map[string][]int64{}, terms: map[string][]int64{}, users: map[string][]int64{}}
+func (g *Generator) newSiteLookup() *siteLookup {
+	return &siteLookup{g: g, posts: map[string][]int64{}, terms: map[string][]int64{}, users: map[string][]int64{}}
 }
 
 // IDs implements templates.Lookup.
-func (l *siteLookup) IDs(kind templates.RefKind, targets []string) []int64 {
-	if l.err != nil {
-		return nil
-	}
-	var one func(string) []int64
+func (l *siteLookup) IDs(ctx context.Context, kind templates.RefKind, targets []string) ([]int64, error) {
+	var one func(context.Context, string) ([]int64, error)
 	switch kind {
 	case templates.RefPost:
 		one = l.postIDs
 	case templates.RefTerm:
-		one = l.termIDs
+		one = l.cached(l.terms, l.termIDs)
 	case templates.RefUser:
-		one = l.userIDs
+		one = l.cached(l.users, l.userIDs)
 	case templates.RefMedia:
-		return l.mediaIDs()
+		return l.mediaIDs(ctx)
 	default:
-		return nil
+		return nil, nil
 	}
-	switch len(targets) {
-	case 0:
-		return one("")
-	case 1:
-		return one(targets[0])
+	if len(targets) == 0 {
+		return one(ctx, "")
+	}
+	if len(targets) == 1 {
+		return one(ctx, targets[0])
 	}
 	var all []int64
 	for _, t := range targets {
-		all = append(all, one(t)...)
+		ids, err := one(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, ids...)
 	}
 	slices.Sort(all)
-	return slices.Compact(all)
+	return slices.Compact(all), nil
 }
 
 // URL implements templates.URLLookup.
-func (l *siteLookup) URL(kind templates.RefKind, id int64) string {
+func (l *siteLookup) URL(ctx context.Context, kind templates.RefKind, id int64) (string, error) {
 	if kind != templates.RefMedia {
-		return ""
+		return "", nil
 	}
-	l.mediaIDs()
-	return l.urls[id]
+	if _, err := l.mediaIDs(ctx); err != nil {
+		return "", err
+	}
+	return l.urls[id], nil
 }
 
-func (l *siteLookup) fail(err error) {
-	if l.err == nil {
-		l.err = err
+// cached memoises load per key in m.
+func (l *siteLookup) cached(m map[string][]int64, load func(context.Context, string) ([]int64, error)) func(context.Context, string) ([]int64, error) {
+	return func(ctx context.Context, key string) ([]int64, error) {
+		if ids, ok := m[key]; ok {
+			return ids, nil
+		}
+		ids, err := load(ctx, key)
+		if err == nil {
+			m[key] = ids
+		}
+		return ids, err
 	}
 }
 
-func (l *siteLookup) postIDs(postType string) []int64 {
+func (l *siteLookup) postIDs(ctx context.Context, postType string) ([]int64, error) {
 	if ids, ok := l.posts[postType]; ok {
-		return ids
+		return ids, nil
 	}
 	q := PostQuery{Statuses: []string{StatusPublish}, Limit: lookupLimit}
 	if postType != "" {
 		q.Types = []string{postType}
 	} else {
-		types, err := l.g.host.PostTypes(l.ctx)
+		types, err := l.g.host.PostTypes(ctx)
 		if err != nil {
-			l.fail(err)
-			return nil
+			return nil, failed(err, "listing post types")
 		}
 		for _, pt := range types {
 			if !pt.Internal {
@@ -94,71 +101,59 @@ func (l *siteLookup) postIDs(postType string) []int64 {
 			}
 		}
 	}
-	posts, err := l.g.host.Posts(l.ctx, q)
+	posts, err := l.g.host.Posts(ctx, q)
 	if err != nil {
-		l.fail(err)
-		return nil
+		return nil, failed(err, "looking up related posts")
 	}
 	ids := make([]int64, len(posts))
 	for i := range posts {
 		ids[i] = posts[i].ID
 	}
 	l.posts[postType] = ids
-	return ids
+	return ids, nil
 }
 
-func (l *siteLookup) termIDs(taxonomy string) []int64 {
-	if ids, ok := l.terms[taxonomy]; ok {
-		return ids
-	}
+func (l *siteLookup) termIDs(ctx context.Context, taxonomy string) ([]int64, error) {
 	q := TermQuery{Limit: lookupLimit}
 	if taxonomy != "" {
 		q.Taxonomies = []string{taxonomy}
 	}
-	terms, err := l.g.host.Terms(l.ctx, q)
+	terms, err := l.g.host.Terms(ctx, q)
 	if err != nil {
-		l.fail(err)
-		return nil
+		return nil, failed(err, "looking up terms")
 	}
 	ids := make([]int64, len(terms))
 	for i := range terms {
 		ids[i] = terms[i].ID
 	}
-	l.terms[taxonomy] = ids
-	return ids
+	return ids, nil
 }
 
-func (l *siteLookup) userIDs(role string) []int64 {
-	if ids, ok := l.users[role]; ok {
-		return ids
-	}
+func (l *siteLookup) userIDs(ctx context.Context, role string) ([]int64, error) {
 	q := UserQuery{Limit: lookupLimit}
 	if role != "" {
 		q.Roles = []string{role}
 	}
-	users, err := l.g.host.Users(l.ctx, q)
+	users, err := l.g.host.Users(ctx, q)
 	if err != nil {
-		l.fail(err)
-		return nil
+		return nil, failed(err, "looking up users")
 	}
 	ids := make([]int64, len(users))
 	for i := range users {
 		ids[i] = users[i].ID
 	}
-	l.users[role] = ids
-	return ids
+	return ids, nil
 }
 
 // mediaIDs lists images: they fit image and gallery fields and are valid
 // files too.
-func (l *siteLookup) mediaIDs() []int64 {
+func (l *siteLookup) mediaIDs(ctx context.Context) ([]int64, error) {
 	if l.urls != nil {
-		return l.media
+		return l.media, nil
 	}
-	media, err := l.g.host.Media(l.ctx, MediaQuery{MIMEPrefixes: []string{"image/"}, Limit: lookupLimit})
+	media, err := l.g.host.Media(ctx, MediaQuery{MIMEPrefixes: []string{"image/"}, Limit: lookupLimit})
 	if err != nil {
-		l.fail(err)
-		return nil
+		return nil, failed(err, "looking up images")
 	}
 	l.urls = make(map[int64]string, len(media))
 	l.media = make([]int64, len(media))
@@ -166,5 +161,5 @@ func (l *siteLookup) mediaIDs() []int64 {
 		l.media[i] = media[i].ID
 		l.urls[media[i].ID] = media[i].URL
 	}
-	return l.media
+	return l.media, nil
 }

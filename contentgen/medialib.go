@@ -119,40 +119,13 @@ type DownloadRequest struct {
 // Images that fail are reported as warnings.
 func (m *MediaService) Download(ctx context.Context, req DownloadRequest) (*Result, error) {
 	g := m.g
-	v := validator{}
-	count := 5
-	if req.Count != nil {
-		if count = *req.Count; count < 1 || count > 20 {
-			return nil, Errorf(CodeInvalidCount, "count", "count must be between 1 and 20, got %d", count)
-		}
+	dp, err := planDownload(&req)
+	if err != nil {
+		return nil, err
 	}
-	slug := v.enum("provider", req.Provider, providers.Random, providers.Slugs()...)
-	if req.Category != "" && !providers.IsCategory(req.Category) {
-		v.fail(invalid("category", "category %q is not a known category; the image providers list names them", req.Category))
-	}
-	width := v.intIn("width", req.Width, 1200, 100, 4000)
-	wmin := v.intIn("width_min", req.WidthMin, 800, 100, 4000)
-	wmax := v.intIn("width_max", req.WidthMax, 1600, 100, 4000)
-	if v.err == nil && req.RandomSize && wmin > wmax {
-		v.fail(invalid("width_max", "width_max (%d) must not be less than width_min (%d)", wmax, wmin))
-	}
-	rw, rh := 3, 2
-	if req.AspectRatio != "" {
-		a, b, ok := strings.Cut(req.AspectRatio, ":")
-		x, err1 := strconv.Atoi(a)
-		y, err2 := strconv.Atoi(b)
-		if !ok || err1 != nil || err2 != nil || x < 1 || y < 1 || x > 100 || y > 100 {
-			v.fail(invalid("aspect_ratio", "aspect_ratio must look like 3:2, got %q", req.AspectRatio))
-		}
-		rw, rh = x, y
-	}
-	v.intIn("height", req.Height, 0, 100, 4000)
-	if v.err != nil {
-		return nil, v.err
-	}
-	prov, ok := g.images[slug]
+	prov, ok := g.images[dp.provider]
 	if !ok {
-		return nil, invalid("provider", "image provider %s is not set up on this server", slug)
+		return nil, invalid("provider", "image provider %s is not set up on this server", dp.provider)
 	}
 	s, err := g.settings.load(ctx)
 	if err != nil {
@@ -162,27 +135,75 @@ func (m *MediaService) Download(ctx context.Context, req DownloadRequest) (*Resu
 	if err != nil {
 		return nil, err
 	}
-	reqs := make([]providers.ImageRequest, count)
+	reqs := make([]providers.ImageRequest, dp.count)
 	for i := range reqs {
-		w := width
-		if req.RandomSize {
-			w = rn.between(wmin, wmax)
-		}
-		h := w * rh / rw
-		if req.Height != nil && !req.RandomSize {
-			h = *req.Height
-		}
-		reqs[i] = providers.ImageRequest{Width: w, Height: min(max(h, 100), 4000), Category: req.Category, Seed: rn.r.Uint64()}
-		if !prov.Info().SupportsCategory {
-			reqs[i].Category = ""
-		}
+		reqs[i] = dp.request(rn, prov.Info().SupportsCategory)
 	}
 	ids, err := g.fetchImages(ctx, rn, prov, reqs, map[string]any{"origin": "download"})
 	if err != nil {
 		return nil, err
 	}
 	ids = slices.DeleteFunc(ids, func(id int64) bool { return id == 0 })
-	return &Result{IDs: append([]int64{}, ids...), Requested: count, Warnings: append([]string{}, rn.warnings...)}, nil
+	return &Result{IDs: append([]int64{}, ids...), Requested: dp.count, Warnings: append([]string{}, rn.warnings...)}, nil
+}
+
+// downloadPlan is a validated DownloadRequest with its defaults.
+type downloadPlan struct {
+	count              int
+	provider, category string
+	width, wmin, wmax  int
+	height             *int
+	randomSize         bool
+	ratioW, ratioH     int
+}
+
+// planDownload validates req and applies the defaults.
+func planDownload(req *DownloadRequest) (*downloadPlan, error) {
+	dp := &downloadPlan{count: 5, category: req.Category, height: req.Height, randomSize: req.RandomSize, ratioW: 3, ratioH: 2}
+	if req.Count != nil {
+		if dp.count = *req.Count; dp.count < 1 || dp.count > 20 {
+			return nil, Errorf(CodeInvalidCount, "count", "count must be between 1 and 20, got %d", dp.count)
+		}
+	}
+	v := validator{}
+	dp.provider = v.enum("provider", req.Provider, providers.Random, providers.Slugs()...)
+	if req.Category != "" && !providers.IsCategory(req.Category) {
+		v.fail(invalid("category", "category %q is not a known category; the image providers list names them", req.Category))
+	}
+	dp.width = v.intIn("width", req.Width, 1200, 100, 4000)
+	dp.wmin = v.intIn("width_min", req.WidthMin, 800, 100, 4000)
+	dp.wmax = v.intIn("width_max", req.WidthMax, 1600, 100, 4000)
+	if v.err == nil && req.RandomSize && dp.wmin > dp.wmax {
+		v.fail(invalid("width_max", "width_max (%d) must not be less than width_min (%d)", dp.wmax, dp.wmin))
+	}
+	if req.AspectRatio != "" {
+		a, b, ok := strings.Cut(req.AspectRatio, ":")
+		x, err1 := strconv.Atoi(a)
+		y, err2 := strconv.Atoi(b)
+		if !ok || err1 != nil || err2 != nil || x < 1 || y < 1 || x > 100 || y > 100 {
+			v.fail(invalid("aspect_ratio", "aspect_ratio must look like 3:2, got %q", req.AspectRatio))
+		}
+		dp.ratioW, dp.ratioH = x, y
+	}
+	v.intIn("height", req.Height, 0, 100, 4000)
+	return dp, v.err
+}
+
+// request makes the provider request of one image.
+func (dp *downloadPlan) request(rn *run, categories bool) providers.ImageRequest {
+	w := dp.width
+	if dp.randomSize {
+		w = rn.between(dp.wmin, dp.wmax)
+	}
+	h := w * dp.ratioH / dp.ratioW
+	if dp.height != nil && !dp.randomSize {
+		h = *dp.height
+	}
+	r := providers.ImageRequest{Width: w, Height: min(max(h, 100), 4000), Category: dp.category, Seed: rn.r.Uint64()}
+	if !categories {
+		r.Category = ""
+	}
+	return r
 }
 
 // MaxUploadBytes is the largest file Upload accepts.

@@ -44,19 +44,7 @@ func (g *Generator) fillEmptyTaxonomies(ctx context.Context, rn *run, postType s
 // relational fields and relations where fewer published posts exist than
 // the dependency's cardinality wants, or as related_cpt_options says.
 func (g *Generator) createRelated(ctx context.Context, rn *run, p *postsPlan, fp *fieldPlan, res *PostsResult) error {
-	want := map[string]int{}
-	for _, d := range templates.Dependencies(p.pt.Name, fp.fields, fp.relations) {
-		if d.Source == templates.SourceField {
-			// Fields the run leaves empty or fills from given values
-			// need no targets.
-			if s, ok := fp.custom[d.FieldName]; ok && (s.Mode == templates.ModeChoose || s.Mode == templates.ModeNone && !d.Required) {
-				continue
-			}
-		}
-		for _, t := range d.TargetPostTypes {
-			want[t] = max(want[t], templates.CardinalityDefault(d.Cardinality, p.count))
-		}
-	}
+	want := relatedWanted(p, fp)
 	if len(want) == 0 {
 		return nil
 	}
@@ -99,6 +87,25 @@ func (g *Generator) createRelated(ctx context.Context, rn *run, p *postsPlan, fp
 		rn.info("Created %d related %s posts", len(ids), target)
 	}
 	return nil
+}
+
+// relatedWanted returns, per target post type of the run's relational
+// fields and relations, how many published posts the dependency's
+// cardinality wants. Fields the run leaves empty or fills from given
+// values need no targets.
+func relatedWanted(p *postsPlan, fp *fieldPlan) map[string]int {
+	want := map[string]int{}
+	for _, d := range templates.Dependencies(p.pt.Name, fp.fields, fp.relations) {
+		if d.Source == templates.SourceField {
+			if s, ok := fp.custom[d.FieldName]; ok && (s.Mode == templates.ModeChoose || s.Mode == templates.ModeNone && !d.Required) {
+				continue
+			}
+		}
+		for _, t := range d.TargetPostTypes {
+			want[t] = max(want[t], templates.CardinalityDefault(d.Cardinality, p.count))
+		}
+	}
+	return want
 }
 
 // relatedTemplate returns the template related posts of target are made

@@ -36,9 +36,9 @@ func BenchmarkFill500Posts(b *testing.B) {
 	fields := benchFields()
 	b.ReportAllocs()
 	for b.Loop() {
-		g := newFiller(1, &templates.FillOptions{Lookup: sitePools})
+		g := newFiller(1, &templates.FillOptions{})
 		for range 500 {
-			_ = g.Fill(fields, nil)
+			_ = fillResolved(b, g, fields)
 		}
 	}
 }
@@ -60,10 +60,10 @@ func BenchmarkFillFloor(b *testing.B) {
 // BenchmarkFillPost is one post of BenchmarkFill500Posts.
 func BenchmarkFillPost(b *testing.B) {
 	fields := benchFields()
-	g := newFiller(1, &templates.FillOptions{Lookup: sitePools})
+	g := newFiller(1, &templates.FillOptions{})
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = g.Fill(fields, nil)
+		_ = fillResolved(b, g, fields)
 	}
 }
 
@@ -77,7 +77,7 @@ func BenchmarkValue(b *testing.B) {
 	for i := range fields {
 		f := &fields[i]
 		b.Run(f.Type+"/"+f.Name, func(b *testing.B) {
-			g := newFiller(1, &templates.FillOptions{Lookup: sitePools})
+			g := newFiller(1, &templates.FillOptions{})
 			b.ReportAllocs()
 			for b.Loop() {
 				_, _ = g.Value(f, nil)

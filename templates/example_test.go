@@ -90,14 +90,18 @@ func ExampleFiller() {
 		{Name: "published", Type: "date_picker", ReturnFormat: "Y-m-d"},
 		{Name: "author", Type: "post_object", PostTypes: []string{"author"}},
 	})
-	authors := templates.LookupFunc(func(kind templates.RefKind, targets []string) []int64 { return []int64{7, 8, 9} })
+	authors := templates.LookupFunc(func(context.Context, templates.RefKind, []string) ([]int64, error) { return []int64{7, 8, 9}, nil })
 	settings := map[string]templates.FieldSetting{
 		"format": {Mode: templates.ModeChoose, Choose: &templates.ChooseOptions{Values: []any{"hardcover", "ebook"}, SelectionMode: templates.SelectionRotate}},
 	}
 	r := rand.New(rand.NewPCG(42, 42))
-	g := templates.NewFiller(r, nil, &templates.FillOptions{Lookup: authors, Now: time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)})
+	g := templates.NewFiller(r, nil, &templates.FillOptions{Now: time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)})
 	for range 2 {
-		v := g.Fill(fields, settings)
+		// Relational fields come as Refs; Resolve points them at ids.
+		v, err := g.Resolve(context.Background(), g.Fill(fields, settings), authors)
+		if err != nil {
+			panic(err)
+		}
 		out, _ := json.Marshal(v)
 		fmt.Println(string(out))
 	}

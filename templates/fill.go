@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -21,9 +22,6 @@ type FillOptions struct {
 	// values, media and objects as ids, true_false as 1 or 0. Use it when
 	// writing to a real ACF database.
 	StorageFormat bool
-	// Lookup, when set, resolves relational values as they are made;
-	// otherwise they stay Refs for Filler.Resolve.
-	Lookup Lookup
 }
 
 // Filler makes up custom field values for one generation run. Selection
@@ -96,9 +94,6 @@ func (g *Filler) Value(field *Field, setting *FieldSetting) (v any, ok bool) {
 		}
 	}
 	v = g.create(field, opts)
-	if g.opts.Lookup != nil {
-		v = g.Resolve(v, g.opts.Lookup)
-	}
 	return v, true
 }
 
@@ -124,25 +119,33 @@ func (g *Filler) Fill(fields []Field, settings map[string]FieldSetting) map[stri
 // walking repeater rows and groups, and returns the result. A single
 // value whose pool is empty becomes nil; a list gets as many ids as
 // exist, up to Ref.Count. Media fields with return format "url" or "array"
-// get URLs when lk implements URLLookup and StorageFormat is off.
-func (g *Filler) Resolve(v any, lk Lookup) any {
+// get URLs when lk implements URLLookup and StorageFormat is off. The
+// first error of lk is returned, with v partly resolved.
+func (g *Filler) Resolve(ctx context.Context, v any, lk Lookup) (any, error) {
+	var err error
 	switch x := v.(type) {
 	case Ref:
-		return resolveRef(g.r, x, lk, g.opts.StorageFormat)
+		return resolveRef(ctx, g.r, x, lk, g.opts.StorageFormat)
 	case []any:
 		for i := range x {
-			x[i] = g.Resolve(x[i], lk)
+			if x[i], err = g.Resolve(ctx, x[i], lk); err != nil {
+				return v, err
+			}
 		}
 	case []map[string]any:
 		for i := range x {
-			g.Resolve(x[i], lk)
+			if _, err = g.Resolve(ctx, x[i], lk); err != nil {
+				return v, err
+			}
 		}
 	case map[string]any:
 		for _, k := range sortedKeys(x) {
-			x[k] = g.Resolve(x[k], lk)
+			if x[k], err = g.Resolve(ctx, x[k], lk); err != nil {
+				return v, err
+			}
 		}
 	}
-	return v
+	return v, nil
 }
 
 func isEmpty(v any) bool {
@@ -268,11 +271,7 @@ func (g *Filler) group(fields []Field) map[string]any {
 	defer func() { g.depth-- }()
 	m := make(map[string]any, len(fields))
 	for i := range fields {
-		v := g.create(&fields[i], nil)
-		if g.opts.Lookup != nil {
-			v = g.Resolve(v, g.opts.Lookup)
-		}
-		m[fields[i].Name] = v
+		m[fields[i].Name] = g.create(&fields[i], nil)
 	}
 	return m
 }

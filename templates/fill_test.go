@@ -1,6 +1,8 @@
 package templates_test
 
 import (
+	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"net/url"
@@ -27,19 +29,29 @@ func newFiller(seed uint64, opts *templates.FillOptions) *templates.Filler {
 // pools is a Lookup over fixed ids per kind and target, with media URLs.
 type pools map[string][]int64
 
-func (p pools) IDs(kind templates.RefKind, targets []string) []int64 {
+func (p pools) IDs(_ context.Context, kind templates.RefKind, targets []string) ([]int64, error) {
 	if len(targets) == 0 {
-		return p[string(kind)]
+		return p[string(kind)], nil
 	}
 	var out []int64
 	for _, t := range targets {
 		out = append(out, p[string(kind)+":"+t]...)
 	}
-	return out
+	return out, nil
 }
 
-func (p pools) URL(kind templates.RefKind, id int64) string {
-	return "https://media.example.com/" + strconv.FormatInt(id, 10) + ".jpg"
+// fillResolved fills fields and resolves their relations from sitePools.
+func fillResolved(t testing.TB, g *templates.Filler, fields []templates.Field) map[string]any {
+	t.Helper()
+	v, err := g.Resolve(context.Background(), g.Fill(fields, nil), sitePools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v.(map[string]any)
+}
+
+func (p pools) URL(_ context.Context, kind templates.RefKind, id int64) (string, error) {
+	return "https://media.example.com/" + strconv.FormatInt(id, 10) + ".jpg", nil
 }
 
 var sitePools = pools{
@@ -219,7 +231,7 @@ func TestFieldTypesRespectSettings(t *testing.T) {
 		{templates.Field{Name: "tint", Type: "color_picker", EnableOpacity: true}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
 			require.Regexp(t, `^rgba\(\d{1,3},\d{1,3},\d{1,3},(0\.\d|1)\)$`, v)
 		}},
-		{templates.Field{Name: "authors", Type: "relationship", PostTypes: []string{"author"}, Min: f64(1), Max: f64(2)}, templates.FillOptions{Lookup: sitePools}, func(t *testing.T, f *templates.Field, v any) {
+		{templates.Field{Name: "authors", Type: "relationship", PostTypes: []string{"author"}, Min: f64(1), Max: f64(2)}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
 			ids := v.([]int64)
 			require.NotEmpty(t, ids)
 			require.LessOrEqual(t, len(ids), 2)
@@ -227,16 +239,16 @@ func TestFieldTypesRespectSettings(t *testing.T) {
 				require.Contains(t, sitePools["post:author"], id, "relations point at posts of the target type")
 			}
 		}},
-		{templates.Field{Name: "publisher", Type: "post_object", PostTypes: []string{"publisher"}}, templates.FillOptions{Lookup: sitePools}, func(t *testing.T, f *templates.Field, v any) {
+		{templates.Field{Name: "publisher", Type: "post_object", PostTypes: []string{"publisher"}}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
 			require.Contains(t, sitePools["post:publisher"], v.(int64))
 		}},
-		{templates.Field{Name: "speakers", Type: "post_object", Multiple: true, PostTypes: []string{"author"}, Max: f64(3)}, templates.FillOptions{Lookup: sitePools}, func(t *testing.T, f *templates.Field, v any) {
+		{templates.Field{Name: "speakers", Type: "post_object", Multiple: true, PostTypes: []string{"author"}, Max: f64(3)}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
 			ids := v.([]int64)
 			require.NotEmpty(t, ids)
 			require.LessOrEqual(t, len(ids), 3)
 			require.Len(t, slices.Compact(slices.Sorted(slices.Values(ids))), len(ids), "no id twice")
 		}},
-		{templates.Field{Name: "genre", Type: "taxonomy", Taxonomy: "genre", Multiple: true, Max: f64(2)}, templates.FillOptions{Lookup: sitePools}, func(t *testing.T, f *templates.Field, v any) {
+		{templates.Field{Name: "genre", Type: "taxonomy", Taxonomy: "genre", Multiple: true, Max: f64(2)}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
 			ids := v.([]int64)
 			require.NotEmpty(t, ids)
 			require.LessOrEqual(t, len(ids), 2)
@@ -244,28 +256,28 @@ func TestFieldTypesRespectSettings(t *testing.T) {
 				require.Contains(t, sitePools["term:genre"], id)
 			}
 		}},
-		{templates.Field{Name: "editor", Type: "user", Roles: []string{"editor"}}, templates.FillOptions{Lookup: sitePools}, func(t *testing.T, f *templates.Field, v any) {
+		{templates.Field{Name: "editor", Type: "user", Roles: []string{"editor"}}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
 			require.Contains(t, sitePools["user:editor"], v.(int64))
 		}},
-		{templates.Field{Name: "cover", Type: "image", ReturnFormat: "url"}, templates.FillOptions{Lookup: sitePools}, func(t *testing.T, f *templates.Field, v any) {
+		{templates.Field{Name: "cover", Type: "image", ReturnFormat: "url"}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
 			require.Regexp(t, `^https://media\.example\.com/6\d\.jpg$`, v)
 		}},
-		{templates.Field{Name: "cover", Type: "image", ReturnFormat: "url"}, templates.FillOptions{Lookup: sitePools, StorageFormat: true}, func(t *testing.T, f *templates.Field, v any) {
+		{templates.Field{Name: "cover", Type: "image", ReturnFormat: "url"}, templates.FillOptions{StorageFormat: true}, func(t *testing.T, f *templates.Field, v any) {
 			require.Contains(t, sitePools["media"], v.(int64), "ACF stores attachment ids")
 		}},
-		{templates.Field{Name: "sample", Type: "file", ReturnFormat: "array"}, templates.FillOptions{Lookup: sitePools}, func(t *testing.T, f *templates.Field, v any) {
+		{templates.Field{Name: "sample", Type: "file", ReturnFormat: "array"}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
 			m := v.(map[string]any)
 			require.Contains(t, sitePools["media"], m["id"])
 			require.NotEmpty(t, m["url"])
 		}},
-		{templates.Field{Name: "photos", Type: "gallery", Min: f64(2), Max: f64(4)}, templates.FillOptions{Lookup: sitePools}, func(t *testing.T, f *templates.Field, v any) {
+		{templates.Field{Name: "photos", Type: "gallery", Min: f64(2), Max: f64(4)}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
 			ids := v.([]int64)
 			require.GreaterOrEqual(t, len(ids), 2)
 			require.LessOrEqual(t, len(ids), 4)
 		}},
 		{templates.Field{Name: "schedule", Type: "repeater", Min: f64(1), Max: f64(3), SubFields: []templates.Field{
 			{Name: "time", Type: "time_picker", ReturnFormat: "H:i"}, {Name: "speaker", Type: "post_object", PostTypes: []string{"author"}},
-		}}, templates.FillOptions{Lookup: sitePools}, func(t *testing.T, f *templates.Field, v any) {
+		}}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
 			rows := v.([]map[string]any)
 			require.GreaterOrEqual(t, len(rows), 1)
 			require.LessOrEqual(t, len(rows), 3)
@@ -315,6 +327,8 @@ func TestFieldTypesRespectSettings(t *testing.T) {
 			for range 200 {
 				v, ok := g.Value(&tc.field, nil)
 				require.True(t, ok)
+				v, err := g.Resolve(context.Background(), v, sitePools)
+				require.NoError(t, err)
 				tc.check(t, &tc.field, v)
 			}
 		})
@@ -476,14 +490,25 @@ func TestRefsAndResolve(t *testing.T) {
 	require.False(t, refs[1].Multiple)
 	require.Equal(t, templates.RefUser, refs[2].Kind)
 
-	resolved := g.Resolve(values, sitePools).(map[string]any)
+	rv, err := g.Resolve(context.Background(), values, sitePools)
+	require.NoError(t, err)
+	resolved := rv.(map[string]any)
 	require.Len(t, resolved["authors"], 2)
 	require.Contains(t, sitePools["post:publisher"], resolved["publisher"])
 	require.Empty(t, templates.CollectRefs(resolved))
 
 	// Too few existing objects: lists get what exists, singles nothing.
-	empty := templates.LookupFunc(func(templates.RefKind, []string) []int64 { return nil })
-	out := g.Resolve(g.Fill(fields[:2], nil), empty).(map[string]any)
+	empty := templates.LookupFunc(func(context.Context, templates.RefKind, []string) ([]int64, error) { return nil, nil })
+	ov, err := g.Resolve(context.Background(), g.Fill(fields[:2], nil), empty)
+	require.NoError(t, err)
+	out := ov.(map[string]any)
+
+	// A failing lookup is an error, not an empty value.
+	broken := templates.LookupFunc(func(context.Context, templates.RefKind, []string) ([]int64, error) {
+		return nil, errors.New("host down")
+	})
+	_, err = g.Resolve(context.Background(), g.Fill(fields[:2], nil), broken)
+	require.EqualError(t, err, "host down")
 	require.Equal(t, []int64{}, out["authors"])
 	require.Nil(t, out["publisher"])
 }
@@ -492,10 +517,10 @@ func TestFillIsDeterministic(t *testing.T) {
 	t.Parallel()
 	fields := benchFields()
 	run := func(seed uint64) []map[string]any {
-		g := newFiller(seed, &templates.FillOptions{Lookup: sitePools})
+		g := newFiller(seed, &templates.FillOptions{})
 		out := make([]map[string]any, 20)
 		for i := range out {
-			out[i] = g.Fill(fields, nil)
+			out[i] = fillResolved(t, g, fields)
 		}
 		return out
 	}

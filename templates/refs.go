@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"context"
 	"math/rand/v2"
 	"slices"
 )
@@ -42,22 +43,26 @@ type Ref struct {
 // resolution is deterministic for a seed.
 type Lookup interface {
 	// IDs returns the ids of existing objects of kind belonging to one of
-	// targets (any when targets is empty); nil when there are none.
-	IDs(kind RefKind, targets []string) []int64
+	// targets (any when targets is empty); nil when there are none. A
+	// failure to look them up is returned as the error; a done ctx gives
+	// ctx.Err().
+	IDs(ctx context.Context, kind RefKind, targets []string) ([]int64, error)
 }
 
 // URLLookup is an optional Lookup capability: the public URL of a media
 // item, used for image and file fields whose return format is "url" or
 // "array".
 type URLLookup interface {
-	URL(kind RefKind, id int64) string
+	URL(ctx context.Context, kind RefKind, id int64) (string, error)
 }
 
 // LookupFunc adapts a function to Lookup.
-type LookupFunc func(kind RefKind, targets []string) []int64
+type LookupFunc func(ctx context.Context, kind RefKind, targets []string) ([]int64, error)
 
 // IDs implements Lookup.
-func (f LookupFunc) IDs(kind RefKind, targets []string) []int64 { return f(kind, targets) }
+func (f LookupFunc) IDs(ctx context.Context, kind RefKind, targets []string) ([]int64, error) {
+	return f(ctx, kind, targets)
+}
 
 // CollectRefs returns the Refs inside v (a value from Filler.Value or
 // Filler.Fill, including repeater rows and groups), in a stable order.
@@ -97,8 +102,11 @@ func sortedKeys(m map[string]any) []string {
 
 // resolveRef picks ref.Count distinct ids from lk. With too few ids it
 // uses what there is: a single value becomes nil, a list shorter or empty.
-func resolveRef(r *rand.Rand, ref Ref, lk Lookup, storage bool) any {
-	pool := lk.IDs(ref.Kind, ref.Targets)
+func resolveRef(ctx context.Context, r *rand.Rand, ref Ref, lk Lookup, storage bool) (any, error) {
+	pool, err := lk.IDs(ctx, ref.Kind, ref.Targets)
+	if err != nil {
+		return nil, err
+	}
 	n := min(ref.Count, len(pool))
 	picked := make([]int64, 0, n)
 	if n > 0 {
@@ -110,31 +118,31 @@ func resolveRef(r *rand.Rand, ref Ref, lk Lookup, storage bool) any {
 			picked = append(picked, p[i])
 		}
 	}
-	format := func(id int64) any {
-		if storage || ref.Kind != RefMedia {
-			return id
-		}
+	format := func(id int64) (any, error) {
 		ul, ok := lk.(URLLookup)
-		switch {
-		case ok && ref.Format == "url":
-			return ul.URL(ref.Kind, id)
-		case ok && ref.Format == "array":
-			return map[string]any{"id": id, "url": ul.URL(ref.Kind, id)}
+		if storage || ref.Kind != RefMedia || !ok || ref.Format != "url" && ref.Format != "array" {
+			return id, nil
 		}
-		return id
+		u, err := ul.URL(ctx, ref.Kind, id)
+		if err != nil || ref.Format == "url" {
+			return u, err
+		}
+		return map[string]any{"id": id, "url": u}, nil
 	}
 	if !ref.Multiple {
 		if len(picked) == 0 {
-			return nil
+			return nil, nil
 		}
 		return format(picked[0])
 	}
 	if storage || ref.Kind != RefMedia || (ref.Format != "url" && ref.Format != "array") {
-		return picked
+		return picked, nil
 	}
 	out := make([]any, len(picked))
 	for i, id := range picked {
-		out[i] = format(id)
+		if out[i], err = format(id); err != nil {
+			return nil, err
+		}
 	}
-	return out
+	return out, nil
 }

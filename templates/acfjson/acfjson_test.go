@@ -226,25 +226,27 @@ func TestFillACFFields(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	a := acfjson.New(os.DirFS("testdata/acf-json"), nil)
-	lookup := templates.LookupFunc(func(kind templates.RefKind, targets []string) []int64 {
+	lookup := templates.LookupFunc(func(_ context.Context, kind templates.RefKind, targets []string) ([]int64, error) {
 		switch {
 		case kind == templates.RefPost && len(targets) == 1 && targets[0] == "author":
-			return []int64{101, 102, 103}
+			return []int64{101, 102, 103}, nil
 		case kind == templates.RefPost && len(targets) == 1 && targets[0] == "publisher":
-			return []int64{201}
+			return []int64{201}, nil
 		case kind == templates.RefMedia:
-			return []int64{301, 302, 303, 304, 305}
+			return []int64{301, 302, 303, 304, 305}, nil
 		}
-		return []int64{901, 902}
+		return []int64{901, 902}, nil
 	})
 	for _, pt := range []string{"book", "event", "author"} {
 		groups, err := a.FieldGroups(ctx, pt)
 		require.NoError(t, err)
 		fields := templates.DetectFields(groups[0].Fields)
 		r := rand.New(rand.NewPCG(9, 9))
-		g := templates.NewFiller(r, nil, &templates.FillOptions{Lookup: lookup})
+		g := templates.NewFiller(r, nil, &templates.FillOptions{})
 		for range 50 {
-			vals := g.Fill(fields, nil)
+			resolved, err := g.Resolve(ctx, g.Fill(fields, nil), lookup)
+			require.NoError(t, err)
+			vals := resolved.(map[string]any)
 			require.Len(t, vals, len(fields), "%s: every field is filled under the default setting", pt)
 			for _, f := range fields {
 				v := vals[f.Name]
