@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"image"
 	"image/png"
 	"strings"
@@ -75,4 +76,43 @@ func TestUploadOverThePixelBudgetIsRefused(t *testing.T) {
 	left, err := host.Media(context.Background(), contentgen.MediaQuery{})
 	require.NoError(t, err)
 	require.Len(t, left, 1, "nothing is stored for the refused upload")
+}
+
+// clashingHost fails every term and user creation with a unique-value
+// clash and counts the attempts.
+type clashingHost struct {
+	contentgen.Host
+	attempts atomic.Int64
+}
+
+func (h *clashingHost) CreateTerms(context.Context, []contentgen.Term) ([]int64, error) {
+	h.attempts.Add(1)
+	return nil, fmt.Errorf("slug taken: %w", contentgen.ErrHostConflict)
+}
+
+func (h *clashingHost) CreateUsers(context.Context, []contentgen.User) ([]int64, error) {
+	h.attempts.Add(1)
+	return nil, fmt.Errorf("login taken: %w", contentgen.ErrHostConflict)
+}
+
+func TestClashThatSurvivesRetriesIsConflict(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	demo, err := memhost.NewDemo(&memhost.Options{Now: clock})
+	require.NoError(t, err)
+	host := &clashingHost{Host: demo}
+	hist := history.NewMemStore(clock)
+	gen, err := contentgen.New(host, hist, &contentgen.Config{Now: clock})
+	require.NoError(t, err)
+
+	_, err = gen.GenerateTerms(ctx, contentgen.TermsRequest{Count: new(3)})
+	require.ErrorIs(t, err, contentgen.ErrConflict)
+	require.EqualValues(t, 4, host.attempts.Load(), "a clash is retried with new names a bounded number of times")
+
+	res, err := gen.GenerateUsers(ctx, contentgen.UsersRequest{Count: new(3), GenerateAvatars: new(false)})
+	require.ErrorIs(t, err, contentgen.ErrConflict)
+	require.Nil(t, res, "no ids of users that do not exist")
+	_, total, err := gen.History(ctx, contentgen.HistoryQuery{})
+	require.NoError(t, err)
+	require.Zero(t, total, "nothing is tracked that was not made")
 }

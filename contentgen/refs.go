@@ -1,6 +1,9 @@
 package contentgen
 
-import "context"
+import (
+	"context"
+	"slices"
+)
 
 // ref is what tracking needs of a host object of any kind.
 type ref struct {
@@ -109,6 +112,7 @@ func commentRefs(ctx context.Context, h Host, q refQuery) ([]ref, error) {
 
 // liveOn returns the ids of a kind that exist, asked through h.
 func liveOn(ctx context.Context, h Host, kind ObjectKind, ids []int64) (map[int64]bool, error) {
+	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
 	out := make(map[int64]bool, len(ids))
 	if len(ids) == 0 {
 		return out, nil

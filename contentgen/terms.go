@@ -22,6 +22,8 @@ type taxPool struct {
 	min, max int
 	rotate   bool
 	next     int
+	// idx is scratch space for drawing distinct terms.
+	idx []int
 }
 
 // assign picks the terms of one post. few caps each taxonomy at one term.
@@ -49,9 +51,18 @@ func (tp *termPlan) assign(rn *run, few bool) map[string][]int64 {
 				t.next++
 			}
 		} else {
-			// A partial Fisher-Yates over a copy-free index walk.
-			for _, k := range rn.r.Perm(len(t.pool))[:n] {
-				ids = append(ids, t.pool[k])
+			// A partial Fisher-Yates shuffle of an index kept per pool:
+			// n distinct terms without allocating a permutation.
+			if len(t.idx) != len(t.pool) {
+				t.idx = make([]int, len(t.pool))
+				for k := range t.idx {
+					t.idx[k] = k
+				}
+			}
+			for k := 0; k < n; k++ {
+				j := k + rn.r.IntN(len(t.idx)-k)
+				t.idx[k], t.idx[j] = t.idx[j], t.idx[k]
+				ids = append(ids, t.pool[t.idx[k]])
 			}
 		}
 		out[t.slug] = ids
