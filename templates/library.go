@@ -274,30 +274,8 @@ func (l *Library) Update(ctx context.Context, id int64, p Patch) (Template, erro
 		if err != nil {
 			return err
 		}
-		if p.PostType != nil && *p.PostType != t.PostType {
-			return paramErr("post_type", "post_type cannot be changed after a template is created")
-		}
-		if t.IsSystem && (p.Name != nil || p.Description != nil || p.FieldConfig != nil || p.TaxonomyConfig != nil) {
-			return systemErr()
-		}
-		if p.Name != nil {
-			t.Name = strings.TrimSpace(*p.Name)
-		}
-		if p.Description != nil {
-			t.Description = *p.Description
-		}
-		if p.FieldConfig != nil || p.TaxonomyConfig != nil {
-			chain, err := parents(ctx, s, &t)
-			if err != nil {
-				return err
-			}
-			parentFC, parentTC := merged(chain)
-			if p.FieldConfig != nil {
-				t.FieldConfig = DiffFieldConfig(parentFC, *p.FieldConfig)
-			}
-			if p.TaxonomyConfig != nil {
-				t.TaxonomyConfig = DiffTaxonomyConfig(parentTC, p.TaxonomyConfig)
-			}
+		if err := applyPatch(ctx, s, &t, &p); err != nil {
+			return err
 		}
 		if sig != nil {
 			t.FieldSignature = sig
@@ -321,6 +299,40 @@ func (l *Library) Update(ctx context.Context, id int64, p Patch) (Template, erro
 		return Template{}, err
 	}
 	return out, nil
+}
+
+// applyPatch applies the name, description and configurations p sets to
+// t, storing a variant's configurations as its difference from its
+// parents'. A changed post_type, and any of these on a system template,
+// are refused.
+func applyPatch(ctx context.Context, s Store, t *Template, p *Patch) error {
+	if p.PostType != nil && *p.PostType != t.PostType {
+		return paramErr("post_type", "post_type cannot be changed after a template is created")
+	}
+	if t.IsSystem && (p.Name != nil || p.Description != nil || p.FieldConfig != nil || p.TaxonomyConfig != nil) {
+		return systemErr()
+	}
+	if p.Name != nil {
+		t.Name = strings.TrimSpace(*p.Name)
+	}
+	if p.Description != nil {
+		t.Description = *p.Description
+	}
+	if p.FieldConfig == nil && p.TaxonomyConfig == nil {
+		return nil
+	}
+	chain, err := parents(ctx, s, t)
+	if err != nil {
+		return err
+	}
+	parentFC, parentTC := merged(chain)
+	if p.FieldConfig != nil {
+		t.FieldConfig = DiffFieldConfig(parentFC, *p.FieldConfig)
+	}
+	if p.TaxonomyConfig != nil {
+		t.TaxonomyConfig = DiffTaxonomyConfig(parentTC, p.TaxonomyConfig)
+	}
+	return nil
 }
 
 // descendants returns id and all its variants among list, at any depth.
