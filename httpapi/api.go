@@ -108,6 +108,7 @@ func New(g *contentgen.Generator, opts *Options) (*API, error) {
 	a.aiRoutes()
 	a.mediaRoutes()
 	a.templateRoutes()
+	a.contentRoutes()
 	return a, nil
 }
 
