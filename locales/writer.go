@@ -117,9 +117,15 @@ func (w *Writer) appendSentence(n int) {
 		return
 	}
 	start := len(w.buf)
+	// At most one comma, before a word in the middle, with the chance of
+	// one in twelve per middle word: one draw per sentence, not per word.
+	commaAt := -1
+	if k := w.r.IntN(12); k < n-6 {
+		commaAt = 4 + k
+	}
 	for i := 0; i < n; i++ {
 		if i > 0 {
-			if i > 3 && i < n-2 && w.r.IntN(12) == 0 {
+			if i == commaAt {
 				w.buf = append(w.buf, ',')
 			}
 			w.buf = append(w.buf, ' ')
