@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/contentgen/contentgen/contentgen/secrets"
+	"github.com/contentgen/contentgen/internal/memstate"
 	"github.com/contentgen/contentgen/locales"
 	"github.com/contentgen/contentgen/providers"
 	"github.com/contentgen/contentgen/providers/ai"
@@ -91,7 +92,7 @@ type Config struct {
 // withDefaults returns c with every zero field that has a default set.
 func (c Config) withDefaults() Config {
 	if c.State == nil {
-		c.State = newMemState()
+		c.State = new(memstate.Store)
 	}
 	if c.Locales == nil {
 		c.Locales = locales.NewRegistry()

@@ -1,9 +1,6 @@
 package contentgen
 
-import (
-	"context"
-	"sync"
-)
+import "context"
 
 // StateStore persists the service's own small state: settings, AI keys,
 // time-saved counters and caches, each as one JSON value under a key.
@@ -21,45 +18,6 @@ type StateStore interface {
 	// fn may run more than once (a SQL store retries on a serialisation
 	// failure), so it must not have side effects beyond its result.
 	Update(ctx context.Context, key string, fn func(old []byte) ([]byte, error)) error
-}
-
-// memState is the in-memory StateStore used when Config.State is nil.
-type memState struct {
-	mu sync.Mutex
-	m  map[string][]byte
-}
-
-func newMemState() *memState { return &memState{m: map[string][]byte{}} }
-
-func (s *memState) Load(ctx context.Context, key string) ([]byte, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	v, ok := s.m[key]
-	if !ok {
-		return nil, nil
-	}
-	return append([]byte(nil), v...), nil
-}
-
-func (s *memState) Update(ctx context.Context, key string, fn func(old []byte) ([]byte, error)) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var old []byte
-	if v, ok := s.m[key]; ok {
-		old = append([]byte(nil), v...)
-	}
-	v, err := fn(old)
-	if err != nil {
-		return err
-	}
-	s.m[key] = append([]byte(nil), v...)
-	return nil
 }
 
 // stateSaver adapts a StateStore to the Load/Save store of the AI cache.

@@ -252,20 +252,9 @@ func (l *Library) Create(ctx context.Context, in Input) (Template, error) {
 // default flag and field signature may change); the Check hook's error
 // when p sets a TaxonomyConfig that fails it.
 func (l *Library) Update(ctx context.Context, id int64, p Patch) (Template, error) {
-	if err := ctx.Err(); err != nil {
-		return Template{}, err
-	}
-	cur, err := l.s.Get(ctx, id)
+	cur, err := l.checkPatch(ctx, id, &p)
 	if err != nil {
 		return Template{}, err
-	}
-	if err := p.Validate(); err != nil {
-		return Template{}, err
-	}
-	if p.TaxonomyConfig != nil && l.check != nil {
-		if err := l.check(ctx, cur.PostType, p.TaxonomyConfig); err != nil {
-			return Template{}, err
-		}
 	}
 	sig := l.sign(ctx, cur.PostType, p.FieldSignature)
 	var out Template
@@ -299,6 +288,27 @@ func (l *Library) Update(ctx context.Context, id int64, p Patch) (Template, erro
 		return Template{}, err
 	}
 	return out, nil
+}
+
+// checkPatch returns the template with id after checking p for it: its
+// own validation, then the Check hook when p sets a TaxonomyConfig.
+func (l *Library) checkPatch(ctx context.Context, id int64, p *Patch) (Template, error) {
+	if err := ctx.Err(); err != nil {
+		return Template{}, err
+	}
+	t, err := l.s.Get(ctx, id)
+	if err != nil {
+		return Template{}, err
+	}
+	if err := p.Validate(); err != nil {
+		return Template{}, err
+	}
+	if p.TaxonomyConfig != nil && l.check != nil {
+		if err := l.check(ctx, t.PostType, p.TaxonomyConfig); err != nil {
+			return Template{}, err
+		}
+	}
+	return t, nil
 }
 
 // applyPatch applies the name, description and configurations p sets to
@@ -487,20 +497,9 @@ func (l *Library) Duplicate(ctx context.Context, id int64) (Template, error) {
 // than the parent's; the Check hook's error when p sets a TaxonomyConfig
 // that fails it.
 func (l *Library) CreateVariant(ctx context.Context, parentID int64, p Patch) (Template, error) {
-	if err := ctx.Err(); err != nil {
-		return Template{}, err
-	}
-	parent, err := l.s.Get(ctx, parentID)
+	parent, err := l.checkPatch(ctx, parentID, &p)
 	if err != nil {
 		return Template{}, err
-	}
-	if err := p.Validate(); err != nil {
-		return Template{}, err
-	}
-	if p.TaxonomyConfig != nil && l.check != nil {
-		if err := l.check(ctx, parent.PostType, p.TaxonomyConfig); err != nil {
-			return Template{}, err
-		}
 	}
 	if p.PostType != nil && *p.PostType != parent.PostType {
 		return Template{}, paramErr("post_type", "a variant has its parent's post type %q", parent.PostType)

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/contentgen/contentgen/internal/memstate"
 )
 
 // Licence states reported in Status.Status.
@@ -72,39 +74,11 @@ type Store interface {
 	Save(ctx context.Context, key string, value []byte) error
 }
 
-// MemStore is an in-memory Store.
-type MemStore struct {
-	mu sync.Mutex
-	m  map[string][]byte
-}
+// MemStore is an in-memory Store, safe for concurrent use.
+type MemStore struct{ memstate.Store }
 
 // NewMemStore returns an empty MemStore.
-func NewMemStore() *MemStore { return &MemStore{m: map[string][]byte{}} }
-
-// Load implements Store.
-func (s *MemStore) Load(ctx context.Context, key string) ([]byte, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	v, ok := s.m[key]
-	if !ok {
-		return nil, nil
-	}
-	return append([]byte(nil), v...), nil
-}
-
-// Save implements Store.
-func (s *MemStore) Save(ctx context.Context, key string, value []byte) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.m[key] = append([]byte(nil), value...)
-	return nil
-}
+func NewMemStore() *MemStore { return new(MemStore) }
 
 // RemoteVerdict is a licence server's answer.
 type RemoteVerdict struct {
