@@ -67,6 +67,9 @@ func (g *Generator) GenerateComments(ctx context.Context, req CommentsRequest) (
 	if v.err != nil {
 		return nil, v.err
 	}
+	if err := g.checkDates(req.DateFrom, req.DateTo, false); err != nil {
+		return nil, err
+	}
 	posts, err := g.commentTargets(ctx, pt, req.PostIDs)
 	if err != nil {
 		return nil, err
@@ -75,6 +78,7 @@ func (g *Generator) GenerateComments(ctx context.Context, req CommentsRequest) (
 	if err != nil {
 		return nil, err
 	}
+	rn.from, rn.to = req.DateFrom, req.DateTo
 	res := &Result{IDs: []int64{}, Posts: len(posts)}
 	var work tally
 	defer func() { res.TimeSaved = g.addTimeSaved(ctx, work) }()
@@ -166,13 +170,9 @@ func (g *Generator) makeComments(ctx context.Context, rn *run, posts []Post, cp 
 // planComments makes up the comments of posts, with their thread
 // structure, dated between each post (or its parent comment) and now.
 func (rn *run) planComments(posts []Post, cp commentPlan, users []User) []plannedComment {
-	now := rn.now
 	var plan []plannedComment
 	for _, post := range posts {
-		start := post.Date
-		if start.IsZero() || !start.Before(now) {
-			start = now.Add(-30 * 24 * time.Hour)
-		}
+		start, now := rn.commentSpan(post.Date)
 		first := len(plan)
 		n := rn.between(cp.min, cp.max)
 		for j := 0; j < n; j++ {
@@ -192,6 +192,28 @@ func (rn *run) planComments(posts []Post, cp commentPlan, users []User) []planne
 		}
 	}
 	return plan
+}
+
+// commentSpan is when the comments on a post dated posted are written:
+// after the post and the run's DateFrom, up to the clock reading or the
+// run's DateTo. Comments on a scheduled post follow it within a week.
+func (rn *run) commentSpan(posted time.Time) (start, end time.Time) {
+	end = rn.now
+	if !rn.to.IsZero() && rn.to.Before(end) {
+		end = rn.to
+	}
+	switch {
+	case posted.IsZero():
+		start = end.AddDate(0, 0, -30)
+	case !posted.Before(end):
+		return posted, posted.AddDate(0, 0, 7)
+	default:
+		start = posted
+	}
+	if rn.from.After(start) && rn.from.Before(end) {
+		start = rn.from
+	}
+	return start, end
 }
 
 // makeComment makes up one comment dated between after and now.

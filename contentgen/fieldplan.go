@@ -320,7 +320,7 @@ func (fp *fieldPlan) setCore(rn *run, post *Post, name, s string, ok bool) {
 				if s == StatusFuture && !post.Date.After(now) {
 					post.Date = now.Add(time.Duration(1+rn.r.IntN(90)) * 24 * time.Hour).Truncate(time.Second)
 				} else if s != StatusFuture && post.Date.After(now) {
-					post.Date = rn.pastDate(365)
+					post.Date = rn.publishedDate()
 				}
 			}
 		case templates.CorePostDate:

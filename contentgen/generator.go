@@ -110,6 +110,9 @@ type run struct {
 	progress func(Event)
 	warnings []string
 	warned   map[string]bool
+	// from and to bound the dates of posts and comments (DateFrom and
+	// DateTo of the request); zero means the defaults.
+	from, to time.Time
 }
 
 // newRun prepares a run with the settings s. seed is the request's seed,
@@ -208,9 +211,62 @@ func (rn *run) pastDate(days int) time.Time {
 	return rn.now.Add(-time.Duration(rn.r.Int64N(int64(days) * int64(24*time.Hour)))).Truncate(time.Second)
 }
 
-// futureDate returns a time 1 to 90 days after the run's clock reading.
+// futureDate returns a time after the run's clock reading: up to the
+// run's DateTo when that is later, else 1 to 90 days ahead.
 func (rn *run) futureDate() time.Time {
+	if rn.to.After(rn.now) {
+		return rn.between2(maxTime(rn.from, rn.now.Add(time.Second)), rn.to)
+	}
 	return rn.now.Add(time.Duration(1+rn.r.IntN(90)) * 24 * time.Hour).Add(time.Duration(rn.r.IntN(86400)) * time.Second)
+}
+
+// publishedDate returns the date of a post that is not scheduled: within
+// the run's DateFrom and DateTo, never after the clock reading, else
+// within the last year.
+func (rn *run) publishedDate() time.Time {
+	if rn.from.IsZero() && rn.to.IsZero() {
+		return rn.pastDate(365)
+	}
+	from, to := rn.from, rn.to
+	if from.IsZero() {
+		from = rn.now.AddDate(-1, 0, 0)
+	}
+	if to.IsZero() || to.After(rn.now) {
+		to = rn.now
+	}
+	if from.After(to) {
+		from = to
+	}
+	return rn.between2(from, to)
+}
+
+// between2 returns a time from lo to hi, to the second; lo when hi is not
+// after it.
+func (rn *run) between2(lo, hi time.Time) time.Time {
+	span := hi.Sub(lo)
+	if span <= 0 {
+		return lo.Truncate(time.Second)
+	}
+	return lo.Add(time.Duration(rn.r.Int64N(int64(span) + 1))).Truncate(time.Second)
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// checkDates validates a DateFrom and DateTo pair of a request; future
+// says whether scheduled posts are asked for, which may lie after now.
+func (g *Generator) checkDates(from, to time.Time, future bool) error {
+	switch now := g.now(); {
+	case !from.IsZero() && !to.IsZero() && to.Before(from):
+		return invalid("date_to", "date_to (%s) must not be before date_from (%s)", to.Format(time.DateTime), from.Format(time.DateTime))
+	case !future && !from.IsZero() && from.After(now):
+		return invalid("date_from", "date_from must not be after now, except for post_status future or random")
+	}
+	return nil
 }
 
 // trackMeta is the marker meta every generated object carries.

@@ -88,6 +88,9 @@ func (g *Generator) planPosts(ctx context.Context, req *PostsRequest, s Settings
 	c.replyProb = v.intIn("comment_reply_probability", req.CommentReplyProbability, 40, 0, 100)
 	c.pendingPct, c.anonPct = 10, 70
 
+	if v.err == nil {
+		v.fail(g.checkDates(req.DateFrom, req.DateTo, p.status == StatusFuture || p.status == "random"))
+	}
 	p.variation = boolOr(req.EnableVariation, false)
 	p.profile = v.enum("variation_profile", req.VariationProfile, ProfileRandom, ProfileRandom, ProfileMinimal, ProfilePartial)
 	if v.err != nil {

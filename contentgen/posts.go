@@ -31,6 +31,7 @@ func (g *Generator) GeneratePosts(ctx context.Context, req PostsRequest) (*Posts
 	if err != nil {
 		return nil, err
 	}
+	rn.from, rn.to = req.DateFrom, req.DateTo
 	res := &PostsResult{IDs: []int64{}, Terms: map[string]int{}, RelatedPosts: map[string]int{}}
 	var work tally
 	defer func() { res.TimeSaved = g.addTimeSaved(ctx, work) }()
@@ -66,6 +67,8 @@ type preparedPosts struct {
 	shapes  []postShape
 	images  []int64
 	fields  *fieldPlan
+	// dates are the dates of the posts written, by index.
+	dates []time.Time
 }
 
 // preparePosts creates or finds what the posts refer to: authors, terms,
@@ -143,6 +146,7 @@ func (g *Generator) writePosts(ctx context.Context, rn *run, p *postsPlan, prep 
 		for i, id := range ids {
 			res.IDs = append(res.IDs, id)
 			post := &posts[i]
+			prep.dates = append(prep.dates, post.Date)
 			if post.FeaturedMediaID != 0 || prep.fields.populated(post) {
 				work.richPosts++
 			} else {
@@ -273,7 +277,7 @@ func (g *Generator) commentPosts(ctx context.Context, rn *run, p *postsPlan, pre
 	targets := make([]Post, 0, len(res.IDs))
 	for i, id := range res.IDs {
 		if prep.shapes[i].comments {
-			targets = append(targets, Post{ID: id, Type: p.pt.Name, Date: rn.now})
+			targets = append(targets, Post{ID: id, Type: p.pt.Name, Date: prep.dates[i]})
 		}
 	}
 	ids, err := g.makeComments(ctx, rn, targets, p.comments, "posts")
@@ -339,7 +343,7 @@ func (rn *run) makePost(p *postsPlan, sh *postShape, authors []int64, tax *termP
 	if status == StatusFuture {
 		date = rn.futureDate()
 	} else {
-		date = rn.pastDate(365)
+		date = rn.publishedDate()
 	}
 	post := Post{
 		Type:   p.pt.Name,

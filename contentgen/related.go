@@ -152,7 +152,7 @@ func (g *Generator) createRelatedPosts(ctx context.Context, rn *run, source stri
 					Status:  StatusPublish,
 					Title:   rn.w.Title(),
 					Content: rn.w.HTML(locales.HTMLOptions{Paragraphs: rn.between(1, 3)}),
-					Date:    rn.pastDate(365),
+					Date:    rn.publishedDate(),
 					Meta:    trackMeta(len(fp.keys) + 1),
 				}
 				if len(authors.ids) > 0 {

@@ -95,6 +95,12 @@ type PostsRequest struct {
 	// Locale is the language of the content; "" or "auto" means the
 	// locale setting.
 	Locale string
+	// DateFrom and DateTo bound the dates of the posts and their comments
+	// (zero: within the last year, up to now). Posts that are not
+	// scheduled are never dated after now; scheduled (future) posts are
+	// dated after now, up to DateTo when it is later. Comments come after
+	// their post, replies after the comment they answer.
+	DateFrom, DateTo time.Time
 
 	// Seed fixes every random choice of the run.
 	Seed *int64
@@ -172,6 +178,10 @@ type CommentsRequest struct {
 	AvatarPercentage    *int
 	AvatarProvider      string
 	Locale              string
+	// DateFrom and DateTo bound the dates of the comments, which always
+	// come after their post (and replies after their parent) and never
+	// after now.
+	DateFrom, DateTo time.Time
 	// DeleteExisting first removes the generated comments on posts of
 	// PostType.
 	DeleteExisting bool

@@ -71,3 +71,20 @@ func TestContentReadEndpoints(t *testing.T) {
 	status, _ = e.do("GET", "/content/posts", nil, asNobody)
 	require.Equal(t, http.StatusUnauthorized, status)
 }
+
+func TestDateParameters(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	status, body := e.do("POST", "/generate/posts", map[string]any{"count": 2, "set_featured_image": false, "date_from": "2020-01-01", "date_to": "2020-01-31"}, asAdmin)
+	require.Equal(t, http.StatusOK, status, body)
+	status, body = e.do("GET", fmt.Sprintf("/content/posts/%v", body["ids"].([]any)[0]), nil, asAdmin)
+	require.Equal(t, http.StatusOK, status, body)
+	require.Regexp(t, `^2020-01-`, body["post"].(map[string]any)["date"])
+
+	status, body = e.do("POST", "/generate/posts", map[string]any{"date_from": "yesterday"}, asAdmin)
+	require.Equal(t, http.StatusBadRequest, status)
+	require.Contains(t, body["message"], "date_from")
+	status, body = e.do("POST", "/generate/comments", map[string]any{"date_from": "2020-02-01", "date_to": "2020-01-01"}, asAdmin)
+	require.Equal(t, http.StatusBadRequest, status)
+	require.Contains(t, body["message"], "date_to")
+}

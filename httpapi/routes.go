@@ -67,7 +67,11 @@ func (a *API) generatePosts(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(w, r, a.maxBody, &body); err != nil {
 		return err
 	}
-	res, err := a.g.GeneratePosts(r.Context(), body.request())
+	req, err := body.request()
+	if err != nil {
+		return err
+	}
+	res, err := a.g.GeneratePosts(r.Context(), req)
 	if err != nil {
 		return err
 	}
@@ -107,7 +111,11 @@ func (a *API) generateComments(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(w, r, a.maxBody, &b); err != nil {
 		return err
 	}
-	res, err := a.g.GenerateComments(r.Context(), contentgen.CommentsRequest(b))
+	req, err := b.request()
+	if err != nil {
+		return err
+	}
+	res, err := a.g.GenerateComments(r.Context(), req)
 	if err != nil {
 		return err
 	}

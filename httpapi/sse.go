@@ -19,7 +19,10 @@ func (a *API) generatePostsStream(w http.ResponseWriter, r *http.Request) error 
 	if err := decodeJSON(w, r, a.maxBody, &body); err != nil {
 		return err
 	}
-	req := body.request()
+	req, err := body.request()
+	if err != nil {
+		return err
+	}
 	s := &sseWriter{w: w, rc: http.NewResponseController(w)}
 	req.Progress = func(e contentgen.Event) { s.send(event{e.Type, e.Message}) }
 	res, err := a.g.GeneratePosts(r.Context(), req)

@@ -44,6 +44,8 @@ type postsBody struct {
 	EnableVariation              *bool                       `json:"enable_variation"`
 	VariationProfile             string                      `json:"variation_profile"`
 	Locale                       string                      `json:"locale"`
+	DateFrom                     string                      `json:"date_from"`
+	DateTo                       string                      `json:"date_to"`
 	Seed                         *int64                      `json:"seed"`
 }
 
@@ -53,8 +55,13 @@ type relatedCPTOption struct {
 	TemplateID int64 `json:"template_id"`
 }
 
-func (b *postsBody) request() contentgen.PostsRequest {
+func (b *postsBody) request() (contentgen.PostsRequest, error) {
+	from, to, err := dateRange(b.DateFrom, b.DateTo)
+	if err != nil {
+		return contentgen.PostsRequest{}, err
+	}
 	r := contentgen.PostsRequest{
+		DateFrom: from, DateTo: to,
 		PostType: b.PostType, Count: b.Count, PostStatus: b.PostStatus,
 		SetFeaturedImage: b.SetFeaturedImage, DownloadImages: b.DownloadImages,
 		ImageProvider: b.ImageProvider, ImageCategory: b.ImageCategory,
@@ -76,7 +83,35 @@ func (b *postsBody) request() contentgen.PostsRequest {
 			r.RelatedPosts[k] = contentgen.RelatedPostsOption(o)
 		}
 	}
-	return r
+	return r, nil
+}
+
+// dateLayouts are the forms date_from and date_to accept.
+var dateLayouts = []string{time.DateTime, time.RFC3339, "2006-01-02T15:04:05", time.DateOnly}
+
+// dateRange parses the optional date_from and date_to parameters; a bare
+// date_to day includes the whole day.
+func dateRange(from, to string) (time.Time, time.Time, error) {
+	parse := func(param, s string, endOfDay bool) (time.Time, error) {
+		if s == "" {
+			return time.Time{}, nil
+		}
+		for _, l := range dateLayouts {
+			if t, err := time.ParseInLocation(l, s, time.UTC); err == nil {
+				if endOfDay && l == time.DateOnly {
+					t = t.Add(24*time.Hour - time.Second)
+				}
+				return t, nil
+			}
+		}
+		return time.Time{}, paramError(param, "%s must be a date as YYYY-MM-DD or YYYY-MM-DD HH:MM:SS, got %q", param, s)
+	}
+	f, err := parse("date_from", from, false)
+	if err != nil {
+		return f, f, err
+	}
+	t, err := parse("date_to", to, true)
+	return f, t, err
 }
 
 type termsBody struct {
@@ -114,7 +149,21 @@ type commentsBody struct {
 	AvatarProvider      string  `json:"avatar_provider"`
 	Locale              string  `json:"locale"`
 	DeleteExisting      bool    `json:"delete_existing"`
+	DateFrom            string  `json:"date_from"`
+	DateTo              string  `json:"date_to"`
 	Seed                *int64  `json:"seed"`
+}
+
+func (b *commentsBody) request() (contentgen.CommentsRequest, error) {
+	from, to, err := dateRange(b.DateFrom, b.DateTo)
+	return contentgen.CommentsRequest{
+		PostType: b.PostType, PostIDs: b.PostIDs,
+		CommentsPerPostMin: b.CommentsPerPostMin, CommentsPerPostMax: b.CommentsPerPostMax,
+		EnableThreading: b.EnableThreading, ReplyProbability: b.ReplyProbability,
+		PendingPercentage: b.PendingPercentage, AnonymousPercentage: b.AnonymousPercentage,
+		AvatarPercentage: b.AvatarPercentage, AvatarProvider: b.AvatarProvider,
+		Locale: b.Locale, DeleteExisting: b.DeleteExisting, DateFrom: from, DateTo: to, Seed: b.Seed,
+	}, err
 }
 
 type deleteBody struct {
