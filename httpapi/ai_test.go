@@ -178,3 +178,23 @@ func TestLicenseAndAddons(t *testing.T) {
 	require.Equal(t, http.StatusOK, status)
 	require.Equal(t, []any{map[string]any{"name": "Shop fields", "slug": "shop-fields", "version": "1.2.0", "active": true, "description": "Product fields."}}, body["addons"])
 }
+
+func TestAITestNamesWhatIsMissing(t *testing.T) {
+	t.Parallel()
+	kr, err := secrets.NewKeyringFromKey(secrets.GenerateKey())
+	require.NoError(t, err)
+	e := newEnvWith(t, func(c *contentgen.Config) { c.AIKeyring = kr }, nil)
+
+	// A key is stored, but no provider is set up on this server.
+	status, body := e.do("POST", "/settings/ai", map[string]any{"provider": "ai_two", "ai_two_api_key": "key-123456789"}, asAdmin)
+	require.Equal(t, http.StatusOK, status, body)
+	_, body = e.do("POST", "/settings/ai/test", nil, asAdmin)
+	require.Equal(t, false, body["success"])
+	require.Contains(t, body["message"], "not set up on this server", "the key is there; the provider is what is missing")
+
+	// A provider without a key.
+	_, _ = e.do("POST", "/settings/ai", map[string]any{"ai_two_api_key": ""}, asAdmin)
+	_, body = e.do("POST", "/settings/ai/test", nil, asAdmin)
+	require.Equal(t, false, body["success"])
+	require.Contains(t, body["message"], "not set up on this server", "without options the provider is not set up, key or no key")
+}
