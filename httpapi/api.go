@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -62,6 +63,8 @@ type API struct {
 	license  license.LicenseManager
 	addons   *addons.Registry
 	mux      *http.ServeMux
+	// routes are the registered routes in registration order.
+	routes []Route
 	// lang is the language of the admin_locale setting last seen, used
 	// for the answers to unauthenticated requests, which read nothing.
 	lang atomic.Pointer[string]
@@ -104,7 +107,7 @@ func New(g *contentgen.Generator, opts *Options) (*API, error) {
 		a.realm = "contentgen"
 	}
 	a.messages(context.Background())
-	a.routes()
+	a.coreRoutes()
 	a.aiRoutes()
 	a.mediaRoutes()
 	a.templateRoutes()
@@ -126,12 +129,32 @@ func Mount(mux *http.ServeMux, base string, api http.Handler) {
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
 func (a *API) handle(pattern string, h handlerFunc) {
+	method, path, ok := strings.Cut(pattern, " ")
+	if !ok {
+		panic("httpapi: route " + pattern + " has no method")
+	}
+	a.routes = append(a.routes, Route{Method: method, Pattern: path})
 	a.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := h(w, r); err != nil {
 			a.writeError(w, r, err)
 		}
 	}))
 }
+
+// Route is an endpoint of the API: a method and a path pattern of
+// net/http.ServeMux, relative to the API's root, such as
+// {Method: "DELETE", Pattern: "/history/{id}"}.
+type Route struct {
+	Method  string
+	Pattern string
+}
+
+// String returns the route as a ServeMux pattern, "DELETE /history/{id}".
+func (r Route) String() string { return r.Method + " " + r.Pattern }
+
+// Routes returns every route the API serves, in registration order. The
+// slice is new on every call.
+func (a *API) Routes() []Route { return slices.Clone(a.routes) }
 
 // ServeHTTP authenticates the request, checks the manage_options
 // capability and routes it.

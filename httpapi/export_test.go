@@ -21,3 +21,18 @@ func TestNewCodesHaveTheirStatus(t *testing.T) {
 		require.Equal(t, status, statusOf[code], code)
 	}
 }
+
+// CheapHashes makes s hash with one PBKDF2 round instead of the configured
+// number, for tests that check many passwords. Call it before storing any
+// password in s.
+func CheapHashes(s *Passwords) {
+	s.derive = func(password string, salt []byte, _ int) ([]byte, error) {
+		return pbkdf2Key(password, salt, 1)
+	}
+}
+
+// PatternOf returns the route pattern that serves r, "" when none does.
+func (a *API) PatternOf(r *http.Request) string {
+	_, pattern := a.mux.Handler(r)
+	return pattern
+}

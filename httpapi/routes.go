@@ -13,7 +13,9 @@ import (
 	"github.com/contentgen/contentgen/locales"
 )
 
-func (a *API) routes() {
+// coreRoutes registers the generation, deletion, history, settings and
+// information endpoints.
+func (a *API) coreRoutes() {
 	// Generation and deletion.
 	a.handle("POST /generate/posts", a.generatePosts)
 	a.handle("POST /generate/posts/stream", a.generatePostsStream)
