@@ -3,8 +3,10 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -158,7 +160,67 @@ func (a *API) Routes() []Route { return slices.Clone(a.routes) }
 
 // ServeHTTP authenticates the request, checks the manage_options
 // capability and routes it.
+//
+// A panic while serving is recovered and logged with its stack: a request
+// whose answer has not started gets 500 in the error envelope; one whose
+// answer has started (an event stream) is aborted, so that the client
+// sees the answer cut short rather than complete. http.ErrAbortHandler is
+// passed on untouched.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	sw := &startWriter{ResponseWriter: w}
+	defer a.recoverPanic(sw, r)
+	a.serve(sw, r)
+}
+
+// recoverPanic answers a panic of serve; it must be deferred directly.
+func (a *API) recoverPanic(w *startWriter, r *http.Request) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	if v == http.ErrAbortHandler {
+		panic(v)
+	}
+	a.log.ErrorContext(r.Context(), "httpapi: panic serving request", "method", r.Method, "path", r.URL.Path,
+		"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+	if w.started {
+		panic(http.ErrAbortHandler)
+	}
+	clear(w.Header())
+	writeJSON(w, http.StatusInternalServerError, errorBody{Code: contentgen.CodeInternal, Message: "Internal server error."})
+}
+
+// startWriter records whether the answer has started, so that a panic
+// is answered only when no status has been sent yet. Unwrap keeps
+// http.ResponseController working through it.
+type startWriter struct {
+	http.ResponseWriter
+	started bool
+}
+
+func (w *startWriter) WriteHeader(status int) {
+	if status >= 200 || status == http.StatusSwitchingProtocols {
+		w.started = true
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *startWriter) Write(b []byte) (int, error) {
+	w.started = true
+	return w.ResponseWriter.Write(b)
+}
+
+// Flush serves callers that assert http.Flusher rather than use
+// http.ResponseController.
+func (w *startWriter) Flush() {
+	w.started = true
+	_ = http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+func (w *startWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// serve is ServeHTTP without the recovery.
+func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 	p, err := a.auth.Authenticate(r)
 	switch {
 	case errors.Is(err, ErrBadCredentials):
