@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/contentgen/addons"
@@ -38,6 +39,15 @@ type Options struct {
 	License license.LicenseManager
 	// Addons is the registry GET /addons lists; nil lists none.
 	Addons *addons.Registry
+	// StreamHeartbeat is how often an event stream sends the comment
+	// line ": ping" to show it is alive while no event is due; 0 means 15
+	// seconds, a negative value none.
+	StreamHeartbeat time.Duration
+	// StreamWriteTimeout bounds each write of an event stream: a client
+	// that does not take an event or heartbeat within it is dropped and
+	// its run stopped, so that a stalled client cannot hold a run; 0
+	// means 30 seconds, a negative value no bound.
+	StreamWriteTimeout time.Duration
 }
 
 // URLs are the addresses reported by GET /urls.
@@ -67,6 +77,10 @@ type API struct {
 	mux      *http.ServeMux
 	// routes are the registered routes in registration order.
 	routes []Route
+	// Event streams: heartbeat interval and per-write timeout (0 for
+	// none), and the source of heartbeat ticks.
+	streamHeartbeat, streamWriteTimeout time.Duration
+	tick                                ticker
 	// lang is the language of the admin_locale setting last seen, used
 	// for the answers to unauthenticated requests, which read nothing.
 	lang atomic.Pointer[string]
@@ -98,7 +112,10 @@ func New(g *contentgen.Generator, opts *Options) (*API, error) {
 		license:  o.License,
 		addons:   o.Addons,
 		mux:      http.NewServeMux(),
+		tick:     realTicker,
 	}
+	a.streamHeartbeat = durationOption(o.StreamHeartbeat, defaultStreamHeartbeat)
+	a.streamWriteTimeout = durationOption(o.StreamWriteTimeout, defaultStreamWriteTimeout)
 	if a.log == nil {
 		a.log = slog.New(slog.DiscardHandler)
 	}
@@ -114,6 +131,18 @@ func New(g *contentgen.Generator, opts *Options) (*API, error) {
 	a.mediaRoutes()
 	a.templateRoutes()
 	return a, nil
+}
+
+// durationOption applies the convention of Options' durations: 0 means
+// def, a negative value none (0).
+func durationOption(d, def time.Duration) time.Duration {
+	switch {
+	case d == 0:
+		return def
+	case d < 0:
+		return 0
+	}
+	return d
 }
 
 // Mount registers api on mux under base, such as "/contentgen/v1".
@@ -210,12 +239,15 @@ func (w *startWriter) Write(b []byte) (int, error) {
 	return w.ResponseWriter.Write(b)
 }
 
-// Flush serves callers that assert http.Flusher rather than use
+// FlushError flushes the answer and reports a failed write, for
 // http.ResponseController.
-func (w *startWriter) Flush() {
+func (w *startWriter) FlushError() error {
 	w.started = true
-	_ = http.NewResponseController(w.ResponseWriter).Flush()
+	return http.NewResponseController(w.ResponseWriter).Flush()
 }
+
+// Flush serves callers that assert http.Flusher.
+func (w *startWriter) Flush() { _ = w.FlushError() }
 
 func (w *startWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -36,3 +37,7 @@ func (a *API) PatternOf(r *http.Request) string {
 	_, pattern := a.mux.Handler(r)
 	return pattern
 }
+
+// SetTicker makes the API's event streams take their heartbeat ticks from
+// tick instead of the wall clock.
+func (a *API) SetTicker(tick func(time.Duration) (<-chan time.Time, func())) { a.tick = tick }
