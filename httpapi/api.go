@@ -3,10 +3,14 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"runtime/debug"
+	"slices"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/contentgen/addons"
@@ -35,6 +39,15 @@ type Options struct {
 	License license.LicenseManager
 	// Addons is the registry GET /addons lists; nil lists none.
 	Addons *addons.Registry
+	// StreamHeartbeat is how often an event stream sends the comment
+	// line ": ping" to show it is alive while no event is due; 0 means 15
+	// seconds, a negative value none.
+	StreamHeartbeat time.Duration
+	// StreamWriteTimeout bounds each write of an event stream: a client
+	// that does not take an event or heartbeat within it is dropped and
+	// its run stopped, so that a stalled client cannot hold a run; 0
+	// means 30 seconds, a negative value no bound.
+	StreamWriteTimeout time.Duration
 }
 
 // URLs are the addresses reported by GET /urls.
@@ -62,6 +75,12 @@ type API struct {
 	license  license.LicenseManager
 	addons   *addons.Registry
 	mux      *http.ServeMux
+	// routes are the registered routes in registration order.
+	routes []Route
+	// Event streams: heartbeat interval and per-write timeout (0 for
+	// none), and the source of heartbeat ticks.
+	streamHeartbeat, streamWriteTimeout time.Duration
+	tick                                ticker
 	// lang is the language of the admin_locale setting last seen, used
 	// for the answers to unauthenticated requests, which read nothing.
 	lang atomic.Pointer[string]
@@ -93,7 +112,10 @@ func New(g *contentgen.Generator, opts *Options) (*API, error) {
 		license:  o.License,
 		addons:   o.Addons,
 		mux:      http.NewServeMux(),
+		tick:     realTicker,
 	}
+	a.streamHeartbeat = durationOption(o.StreamHeartbeat, defaultStreamHeartbeat)
+	a.streamWriteTimeout = durationOption(o.StreamWriteTimeout, defaultStreamWriteTimeout)
 	if a.log == nil {
 		a.log = slog.New(slog.DiscardHandler)
 	}
@@ -104,12 +126,24 @@ func New(g *contentgen.Generator, opts *Options) (*API, error) {
 		a.realm = "contentgen"
 	}
 	a.messages(context.Background())
-	a.routes()
+	a.coreRoutes()
 	a.aiRoutes()
 	a.mediaRoutes()
 	a.templateRoutes()
 	a.contentRoutes()
 	return a, nil
+}
+
+// durationOption applies the convention of Options' durations: 0 means
+// def, a negative value none (0).
+func durationOption(d, def time.Duration) time.Duration {
+	switch {
+	case d == 0:
+		return def
+	case d < 0:
+		return 0
+	}
+	return d
 }
 
 // Mount registers api on mux under base, such as "/contentgen/v1".
@@ -127,6 +161,11 @@ func Mount(mux *http.ServeMux, base string, api http.Handler) {
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
 func (a *API) handle(pattern string, h handlerFunc) {
+	method, path, ok := strings.Cut(pattern, " ")
+	if !ok {
+		panic("httpapi: route " + pattern + " has no method")
+	}
+	a.routes = append(a.routes, Route{Method: method, Pattern: path})
 	a.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := h(w, r); err != nil {
 			a.writeError(w, r, err)
@@ -134,9 +173,87 @@ func (a *API) handle(pattern string, h handlerFunc) {
 	}))
 }
 
+// Route is an endpoint of the API: a method and a path pattern of
+// net/http.ServeMux, relative to the API's root, such as
+// {Method: "DELETE", Pattern: "/history/{id}"}.
+type Route struct {
+	Method  string
+	Pattern string
+}
+
+// String returns the route as a ServeMux pattern, "DELETE /history/{id}".
+func (r Route) String() string { return r.Method + " " + r.Pattern }
+
+// Routes returns every route the API serves, in registration order. The
+// slice is new on every call.
+func (a *API) Routes() []Route { return slices.Clone(a.routes) }
+
 // ServeHTTP authenticates the request, checks the manage_options
 // capability and routes it.
+//
+// A panic while serving is recovered and logged with its stack: a request
+// whose answer has not started gets 500 in the error envelope; one whose
+// answer has started (an event stream) is aborted, so that the client
+// sees the answer cut short rather than complete. http.ErrAbortHandler is
+// passed on untouched.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	sw := &startWriter{ResponseWriter: w}
+	defer a.recoverPanic(sw, r)
+	a.serve(sw, r)
+}
+
+// recoverPanic answers a panic of serve; it must be deferred directly.
+func (a *API) recoverPanic(w *startWriter, r *http.Request) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	if v == http.ErrAbortHandler {
+		panic(v)
+	}
+	a.log.ErrorContext(r.Context(), "httpapi: panic serving request", "method", r.Method, "path", r.URL.Path,
+		"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+	if w.started {
+		panic(http.ErrAbortHandler)
+	}
+	clear(w.Header())
+	writeJSON(w, http.StatusInternalServerError, errorBody{Code: contentgen.CodeInternal, Message: "Internal server error."})
+}
+
+// startWriter records whether the answer has started, so that a panic
+// is answered only when no status has been sent yet. Unwrap keeps
+// http.ResponseController working through it.
+type startWriter struct {
+	http.ResponseWriter
+	started bool
+}
+
+func (w *startWriter) WriteHeader(status int) {
+	if status >= 200 || status == http.StatusSwitchingProtocols {
+		w.started = true
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *startWriter) Write(b []byte) (int, error) {
+	w.started = true
+	return w.ResponseWriter.Write(b)
+}
+
+// FlushError flushes the answer and reports a failed write, for
+// http.ResponseController.
+func (w *startWriter) FlushError() error {
+	w.started = true
+	return http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+// Flush serves callers that assert http.Flusher.
+func (w *startWriter) Flush() { _ = w.FlushError() }
+
+func (w *startWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// serve is ServeHTTP without the recovery.
+func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 	p, err := a.auth.Authenticate(r)
 	switch {
 	case errors.Is(err, ErrBadCredentials):

@@ -190,13 +190,20 @@ func pathID(r *http.Request, name string) (int64, error) {
 	return n, nil
 }
 
-// writeJSON writes v as JSON with status.
+// writeJSON writes v as the JSON answer with status. A v that cannot be
+// encoded (a non-finite number, say) is a bug of the caller, which ok
+// rules out by encoding first; here it becomes the generic 500.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		b = []byte(`{"success":false,"code":"internal_error","message":"Internal server error."}`)
 		status = http.StatusInternalServerError
 	}
+	writeRaw(w, status, b)
+}
+
+// writeRaw writes the encoded JSON answer b with status.
+func writeRaw(w http.ResponseWriter, status int, b []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("Cache-Control", "no-store")

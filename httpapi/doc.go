@@ -59,10 +59,24 @@
 // attack is refused to its owner too until the delay passes, unless the
 // owner's credentials were verified in the last minute.
 //
+// # Event streams
+//
+// POST /generate/posts/stream answers with Server-Sent Events. While a run
+// is slow (images, AI), the comment line ": ping" is sent every
+// Options.StreamHeartbeat (15 s), so that proxies do not close the
+// connection as idle. Every write of the stream has a deadline,
+// Options.StreamWriteTimeout (30 s): a client that stops reading is
+// dropped and its run stopped, like one that goes away, instead of
+// holding the run in a blocked write. Both are logged at INFO, as what
+// they are; neither is an error of the server.
+//
 // # Errors
 //
 // Errors are written in the envelope {success: false, code, message}; one
 // table maps codes to statuses. Causes are logged, never sent to clients;
 // an error that is not a *contentgen.Error becomes a 500 with a generic
-// message.
+// message. A panic while serving a request is recovered, logged with its
+// stack and answered the same way; a response already under way, such as
+// an event stream, is cut off instead. A request ended by its client is
+// logged at INFO.
 package httpapi

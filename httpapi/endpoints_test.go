@@ -469,8 +469,8 @@ func TestStream(t *testing.T) {
 	sc := bufio.NewScanner(resp.Body)
 	for sc.Scan() {
 		line := sc.Text()
-		if line == "" {
-			continue
+		if line == "" || strings.HasPrefix(line, ":") {
+			continue // blank lines end events; comment lines are heartbeats
 		}
 		require.True(t, strings.HasPrefix(line, "data: "), "line %q", line)
 		var ev map[string]any

@@ -72,6 +72,11 @@ func (a *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	status := http.StatusInternalServerError
 	body := errorBody{Code: contentgen.CodeInternal, Message: "Internal server error."}
 	switch {
+	case r.Context().Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)):
+		// The client went away or the server is shutting down: no one
+		// reads this answer, and nothing failed on our side.
+		status, body.Code, body.Message = statusOf[codeCanceled], codeCanceled, "The request was canceled."
+		a.log.InfoContext(r.Context(), "httpapi: request ended by the client", "method", r.Method, "path", r.URL.Path, "err", err)
 	case errors.As(err, &ce):
 		body.Code, body.Message = ce.Code, ce.Message
 		if s, ok := statusOf[ce.Code]; ok {

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -21,3 +22,22 @@ func TestNewCodesHaveTheirStatus(t *testing.T) {
 		require.Equal(t, status, statusOf[code], code)
 	}
 }
+
+// CheapHashes makes s hash with one PBKDF2 round instead of the configured
+// number, for tests that check many passwords. Call it before storing any
+// password in s.
+func CheapHashes(s *Passwords) {
+	s.derive = func(password string, salt []byte, _ int) ([]byte, error) {
+		return pbkdf2Key(password, salt, 1)
+	}
+}
+
+// PatternOf returns the route pattern that serves r, "" when none does.
+func (a *API) PatternOf(r *http.Request) string {
+	_, pattern := a.mux.Handler(r)
+	return pattern
+}
+
+// SetTicker makes the API's event streams take their heartbeat ticks from
+// tick instead of the wall clock.
+func (a *API) SetTicker(tick func(time.Duration) (<-chan time.Time, func())) { a.tick = tick }

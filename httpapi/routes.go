@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -13,7 +15,9 @@ import (
 	"github.com/contentgen/contentgen/locales"
 )
 
-func (a *API) routes() {
+// coreRoutes registers the generation, deletion, history, settings and
+// information endpoints.
+func (a *API) coreRoutes() {
 	// Generation and deletion.
 	a.handle("POST /generate/posts", a.generatePosts)
 	a.handle("POST /generate/posts/stream", a.generatePostsStream)
@@ -55,8 +59,15 @@ type success struct {
 	Message string `json:"message,omitempty"`
 }
 
+// ok writes v as a success answer. When v cannot be encoded nothing is
+// written and the error is returned, so that it is logged with its cause
+// and answered in the error envelope.
 func ok(w http.ResponseWriter, v any) error {
-	writeJSON(w, http.StatusOK, v)
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("httpapi: encoding the answer: %w", err)
+	}
+	writeRaw(w, http.StatusOK, b)
 	return nil
 }
 

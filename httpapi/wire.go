@@ -447,7 +447,7 @@ func newTimeSavings(t *contentgen.TimeSaved) timeSavings {
 			"users": newDuration(t.Users), "comments": newDuration(t.Comments),
 		},
 		WorkDaysEquivalent: math.Round(hours/8*100) / 100,
-		MoneySaved:         moneySaved{Amount: math.Round(hours*t.HourlyRate*100) / 100, Currency: "USD", HourlyRate: t.HourlyRate},
+		MoneySaved:         moneySaved{Amount: finite(math.Round(hours*t.HourlyRate*100) / 100), Currency: "USD", HourlyRate: t.HourlyRate},
 		EstimatesBasedOn: map[string]string{
 			"post_basic":                 minutes(contentgen.PostBasicWork),
 			"post_with_image_and_fields": minutes(contentgen.PostRichWork),
@@ -458,6 +458,19 @@ func newTimeSavings(t *contentgen.TimeSaved) timeSavings {
 	}
 	ts.LastUpdated = stamp(t.LastUpdated)
 	return ts
+}
+
+// finite returns v, or the largest float of its sign when v has
+// overflowed to an infinity (a huge hourly rate times many hours), which
+// JSON cannot carry.
+func finite(v float64) float64 {
+	switch {
+	case math.IsInf(v, 1):
+		return math.MaxFloat64
+	case math.IsInf(v, -1):
+		return -math.MaxFloat64
+	}
+	return v
 }
 
 // minutes writes d as "3 minutes" or "1.5 minutes".
