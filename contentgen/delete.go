@@ -346,8 +346,9 @@ func (g *Generator) deletePosts(ctx context.Context, req DeletePostsRequest, s S
 	if err != nil {
 		return rm, err
 	}
-	if req.DeleteRelatedComments && len(ids) > 0 {
-		// Comments go with their posts; this also forgets their history.
+	if req.DeleteRelatedComments {
+		// The generated comments on posts of the scope go, also those on
+		// hand-made posts and whether or not generated posts remain.
 		if rm.Comments, err = g.deleteGenerated(ctx, KindComment, deleteScope{subtypes: types}, true); err != nil {
 			return rm, err
 		}

@@ -116,3 +116,34 @@ func TestClashThatSurvivesRetriesIsConflict(t *testing.T) {
 	require.NoError(t, err)
 	require.Zero(t, total, "nothing is tracked that was not made")
 }
+
+// panickyProvider panics on every image.
+type panickyProvider struct{}
+
+func (panickyProvider) Info() providers.Info {
+	return providers.Info{Slug: providers.Local, Name: "panicky", Configured: true}
+}
+
+func (panickyProvider) Image(context.Context, providers.ImageRequest) (*providers.Image, error) {
+	panic("decoder bug")
+}
+
+func TestPanickingProviderCostsItsImagesOnly(t *testing.T) {
+	t.Parallel()
+	host, err := memhost.NewDemo(&memhost.Options{Now: clock})
+	require.NoError(t, err)
+	gen, err := contentgen.New(host, history.NewMemStore(clock), &contentgen.Config{Now: clock, ImageProviders: []providers.ImageProvider{panickyProvider{}}})
+	require.NoError(t, err)
+	res, err := gen.GeneratePosts(context.Background(), contentgen.PostsRequest{Count: new(3), ImageProvider: providers.Local})
+	require.NoError(t, err)
+	require.Len(t, res.IDs, 3)
+	require.Equal(t, 3, res.WithoutFeaturedImage)
+	require.NotEmpty(t, res.Warnings)
+}
+
+func TestHourlyRateIsBounded(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 1)
+	_, err := f.gen.Settings().Update(context.Background(), contentgen.SettingsPatch{HourlyRate: new(1e308)})
+	requireParam(t, err, contentgen.ErrInvalidParameter, "hourly_rate")
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
@@ -39,6 +40,14 @@ func (g *Generator) fetchImages(ctx context.Context, rn *run, prov providers.Ima
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
+			defer func() {
+				// A provider or decoder that panics costs its image, not
+				// the process.
+				if p := recover(); p != nil {
+					g.log.Error("contentgen: image provider panicked", "provider", prov.Info().Slug, "panic", p, "stack", string(debug.Stack()))
+					imgs[i], sets[i], errs[i] = nil, nil, fmt.Errorf("the image provider failed")
+				}
+			}()
 			imgs[i], errs[i] = prov.Image(ctx, reqs[i])
 			if errs[i] == nil && imgs[i] != nil {
 				sets[i], errs[i] = g.renditions(ctx, imgs[i])

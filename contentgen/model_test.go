@@ -345,9 +345,9 @@ func (m *deletionModel) DeletePosts(t *rapid.T) {
 			return r.kind == kind && tracked && it.origin == origin && inScope(it.postType)
 		})
 	}
-	// The generated comments in scope, including those on hand-made
-	// posts, go only when there are generated posts to delete.
-	if req.DeleteRelatedComments && len(posts) > 0 {
+	// The generated comments on posts of the scope go, also those on
+	// hand-made posts.
+	if req.DeleteRelatedComments {
 		want = append(want, m.selectGenerated(func(r ref, it genItem) bool { return r.kind == contentgen.KindComment && inScope(it.subtype) })...)
 	}
 	if req.DeleteRelatedPosts {

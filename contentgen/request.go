@@ -193,10 +193,12 @@ type CommentsRequest struct {
 type DeletePostsRequest struct {
 	PostType string
 	// DeleteScope is current_type (the default) or all post types.
-	DeleteScope           string
-	DeleteRelatedMedia    bool
-	DeleteRelatedTerms    bool
-	DeleteRelatedAuthors  bool
+	DeleteScope          string
+	DeleteRelatedMedia   bool
+	DeleteRelatedTerms   bool
+	DeleteRelatedAuthors bool
+	// DeleteRelatedComments removes the generated comments on posts of the
+	// scope, hand-made posts included.
 	DeleteRelatedComments bool
 	DeleteRelatedPosts    bool
 }

@@ -123,6 +123,10 @@ type stored struct {
 
 const stateSettings = "settings"
 
+// maxHourlyRate bounds the hourly_rate setting, so that the money saved
+// stays a finite number.
+const maxHourlyRate = 1_000_000
+
 func defaultStored() stored {
 	return stored{
 		AdminLocale:               "auto",
@@ -273,8 +277,8 @@ func (s *SettingsService) apply(st *stored, p *SettingsPatch) error {
 	enum("child_generate_behavior", p.ChildGenerateBehavior, &st.ChildGenerateBehavior, "ask", "child_only", "parent_chain")
 	enum("text_source", p.TextSource, &st.TextSource, "realtext", "lorem")
 	if p.HourlyRate != nil {
-		if r := *p.HourlyRate; math.IsNaN(r) || math.IsInf(r, 0) || r < 1 {
-			v.fail(invalid("hourly_rate", "hourly_rate must be a number of at least 1"))
+		if r := *p.HourlyRate; math.IsNaN(r) || r < 1 || r > maxHourlyRate {
+			v.fail(invalid("hourly_rate", "hourly_rate must be a number from 1 to %d", maxHourlyRate))
 		} else {
 			st.HourlyRate = r
 		}
