@@ -174,7 +174,8 @@ func requireEnvelope(t *testing.T, route httpapi.Route, rec *httptest.ResponseRe
 // TestHugeHourlyRateKeepsTimeSavedEncodable is the first finding of
 // FuzzAPI: an hourly rate near the largest float made the money saved
 // overflow to +Inf, which JSON cannot carry, and GET /time-saved failed
-// with 500.
+// with 500. Such a rate is now refused, and the largest one accepted
+// still gives an answer that encodes.
 func TestHugeHourlyRateKeepsTimeSavedEncodable(t *testing.T) {
 	t.Parallel()
 	api := newFuzzAPI(t, newTinyImages(t))
@@ -183,9 +184,12 @@ func TestHugeHourlyRateKeepsTimeSavedEncodable(t *testing.T) {
 		api.ServeHTTP(rec, httptest.NewRequestWithContext(context.Background(), method, path, strings.NewReader(body)))
 		return rec
 	}
-	require.Equal(t, http.StatusOK, send("POST", "/settings", `{"hourly_rate":1e308}`).Code)
+	rec := send("POST", "/settings", `{"hourly_rate":1e308}`)
+	require.Equal(t, http.StatusBadRequest, rec.Code)
+	require.Contains(t, rec.Body.String(), "hourly_rate")
+	require.Equal(t, http.StatusOK, send("POST", "/settings", `{"hourly_rate":1000000}`).Code)
 	require.Equal(t, http.StatusOK, send("POST", "/generate/users", `{"count":2,"generate_avatars":false}`).Code)
-	rec := send("GET", "/time-saved", "")
+	rec = send("GET", "/time-saved", "")
 	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
 	var out struct {
 		TimeSavings struct {
