@@ -1,0 +1,385 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/contentgen/contentgen/history"
+)
+
+// historyStore is the history.Store of a DB.
+type historyStore struct{ db *DB }
+
+var _ history.Store = (*historyStore)(nil)
+
+// History returns the history store of the database. Its methods join the
+// transaction their context carries (see InTx).
+func (db *DB) History() history.Store { return &historyStore{db: db} }
+
+// historyCols are the columns an entry is read from, in scan order.
+const historyCols = "id, content_type, content_id, content_subtype, meta, created_at"
+
+// insertChunk caps the rows of one INSERT statement: 500 rows of 8
+// columns stay under the parameter limits of both engines.
+const insertChunk = 500
+
+// Add implements history.Store. The entries are inserted with multi-row
+// INSERTs in one transaction (a savepoint of the transaction ctx carries).
+func (s *historyStore) Add(ctx context.Context, entries []history.Entry) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	now := time.UnixMicro(s.db.now().UnixMicro()).UTC()
+	ids := make([]string, len(entries))
+	created := make([]time.Time, len(entries))
+	args := make([]any, 0, 8*min(len(entries), insertChunk))
+	var metaBuf strings.Builder
+	type row struct {
+		meta, index any
+	}
+	rows := make([]row, len(entries))
+	for i := range entries {
+		e := &entries[i]
+		ids[i] = uuid.NewString()
+		created[i] = e.CreatedAt
+		if created[i].IsZero() {
+			created[i] = now
+		}
+		if len(e.Meta) > 0 {
+			b, err := json.Marshal(e.Meta)
+			if err != nil {
+				return fmt.Errorf("sqlstore: history entry %d: encoding meta: %w", i, err)
+			}
+			rows[i].meta = string(b)
+		}
+		metaBuf.Reset()
+		writeMetaIndex(&metaBuf, e.Meta)
+		rows[i].index = metaBuf.String()
+	}
+	err := s.db.inTx(ctx, func(ctx context.Context, q querier) error {
+		for start := 0; start < len(entries); start += insertChunk {
+			end := min(start+insertChunk, len(entries))
+			args = args[:0]
+			for i := start; i < end; i++ {
+				e := &entries[i]
+				c := created[i]
+				args = append(args, ids[i], e.ContentType, e.ContentID, e.ContentSubtype,
+					rows[i].meta, rows[i].index, c.UnixMicro(), c.UTC().Format(time.DateOnly))
+			}
+			if _, err := q.ExecContext(ctx, s.db.insertSQL(end-start), args...); err != nil {
+				return fail(ctx, "adding history entries", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i := range entries {
+		entries[i].ID = ids[i]
+		entries[i].CreatedAt = created[i]
+	}
+	return nil
+}
+
+// insertSQL returns the INSERT of n history entries.
+func (db *DB) insertSQL(n int) string {
+	if n == insertChunk && db.insertFull != "" {
+		return db.insertFull
+	}
+	var b strings.Builder
+	b.Grow(140 + n*26)
+	b.WriteString("INSERT INTO history (id, content_type, content_id, content_subtype, meta, meta_index, created_at, created_day) VALUES ")
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("(?,?,?,?,?,?,?,?)")
+	}
+	return db.d.rebind(b.String())
+}
+
+// Get implements history.Store.
+func (s *historyStore) Get(ctx context.Context, id string) (history.Entry, error) {
+	if err := ctx.Err(); err != nil {
+		return history.Entry{}, err
+	}
+	var e history.Entry
+	found := false
+	err := queryEach(ctx, s.db.reader(ctx), s.db.d.rebind("SELECT "+historyCols+" FROM history WHERE id = ?"), []any{id},
+		func(rows *sql.Rows) error {
+			found = true
+			var err error
+			e, err = scanEntry(rows)
+			return err
+		})
+	if err != nil {
+		return history.Entry{}, fail(ctx, "reading a history entry", err)
+	}
+	if !found {
+		return history.Entry{}, history.ErrNotFound
+	}
+	return e, nil
+}
+
+// scanEntry reads the historyCols of a row.
+func scanEntry(rows *sql.Rows) (history.Entry, error) {
+	var e history.Entry
+	var meta sql.NullString
+	var created int64
+	if err := rows.Scan(&e.ID, &e.ContentType, &e.ContentID, &e.ContentSubtype, &meta, &created); err != nil {
+		return e, err
+	}
+	e.CreatedAt = time.UnixMicro(created).UTC()
+	if meta.Valid && meta.String != "" {
+		if err := json.Unmarshal([]byte(meta.String), &e.Meta); err != nil {
+			return e, fmt.Errorf("decoding the meta of history entry %s: %w", e.ID, err)
+		}
+	}
+	return e, nil
+}
+
+// where returns the WHERE clause (with its leading " WHERE ", or empty)
+// selecting what f selects, and its arguments.
+func (s *historyStore) where(f history.Filter) (string, []any) {
+	var conds []string
+	var args []any
+	if f.ContentType != "" {
+		conds = append(conds, "content_type = ?")
+		args = append(args, f.ContentType)
+	}
+	if len(f.ContentSubtypes) > 0 {
+		c, a := s.db.d.inList("content_subtype", f.ContentSubtypes)
+		conds = append(conds, c)
+		args = append(args, a)
+	}
+	if len(f.ContentIDs) > 0 {
+		c, a := s.db.d.inList("content_id", f.ContentIDs)
+		conds = append(conds, c)
+		args = append(args, a)
+	}
+	keys := make([]string, 0, len(f.MetaEquals))
+	for k := range f.MetaEquals {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if v := f.MetaEquals[k]; v != "" {
+			conds = append(conds, s.db.d.contains("meta_index"))
+			args = append(args, metaNeedle(k, v))
+		} else {
+			// An absent key, and one whose value formats as "", are left
+			// out of the index.
+			conds = append(conds, "NOT "+s.db.d.contains("meta_index"))
+			args = append(args, metaKeyNeedle(k))
+		}
+	}
+	if len(conds) == 0 {
+		return "", nil
+	}
+	return " WHERE " + strings.Join(conds, " AND "), args
+}
+
+// List implements history.Store: one query for the page and its total,
+// and a second one only when the page is empty but Offset is not 0.
+func (s *historyStore) List(ctx context.Context, f history.Filter) ([]history.Entry, int, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, 0, err
+	}
+	where, args := s.where(f)
+	limit := int64(math.MaxInt64)
+	if f.Limit > 0 {
+		limit = int64(f.Limit)
+	}
+	offset := max(f.Offset, 0)
+	q := s.db.d.rebind("SELECT " + historyCols + ", COUNT(*) OVER () FROM history" + where +
+		" ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?")
+	var out []history.Entry
+	total := 0
+	r := s.db.reader(ctx)
+	err := queryEach(ctx, r, q, append(args, limit, offset), func(rows *sql.Rows) error {
+		var e history.Entry
+		var meta sql.NullString
+		var created int64
+		if err := rows.Scan(&e.ID, &e.ContentType, &e.ContentID, &e.ContentSubtype, &meta, &created, &total); err != nil {
+			return err
+		}
+		e.CreatedAt = time.UnixMicro(created).UTC()
+		if meta.Valid && meta.String != "" {
+			if err := json.Unmarshal([]byte(meta.String), &e.Meta); err != nil {
+				return fmt.Errorf("decoding the meta of history entry %s: %w", e.ID, err)
+			}
+		}
+		out = append(out, e)
+		return nil
+	})
+	if err != nil {
+		return nil, 0, fail(ctx, "listing history", err)
+	}
+	if len(out) == 0 && offset > 0 {
+		if err := queryRow(ctx, r, s.db.d.rebind("SELECT COUNT(*) FROM history"+where), args, &total); err != nil {
+			return nil, 0, fail(ctx, "counting history", err)
+		}
+	}
+	return out, total, nil
+}
+
+// Delete implements history.Store.
+func (s *historyStore) Delete(ctx context.Context, ids ...string) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	uniq := slices.Clone(ids)
+	slices.Sort(uniq)
+	uniq = slices.Compact(uniq)
+	cond, arg := s.db.d.inList("id", uniq)
+	res, err := s.db.writer(ctx).ExecContext(ctx, s.db.d.rebind("DELETE FROM history WHERE "+cond), arg)
+	if err != nil {
+		return 0, fail(ctx, "deleting history entries", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fail(ctx, "deleting history entries", err)
+	}
+	return int(n), nil
+}
+
+// Clear implements history.Store.
+func (s *historyStore) Clear(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if _, err := s.db.writer(ctx).ExecContext(ctx, "DELETE FROM history"); err != nil {
+		return fail(ctx, "clearing history", err)
+	}
+	return nil
+}
+
+// Stats implements history.Store in two grouped queries, read in one
+// transaction so that they agree.
+func (s *historyStore) Stats(ctx context.Context, since time.Time) (history.Stats, error) {
+	if err := ctx.Err(); err != nil {
+		return history.Stats{}, err
+	}
+	st := history.Stats{ByType: map[string]int{}}
+	read := func(ctx context.Context, q querier) error {
+		err := queryEach(ctx, q, "SELECT content_type, content_subtype, COUNT(*) FROM history GROUP BY content_type, content_subtype", nil,
+			func(rows *sql.Rows) error {
+				var c history.SubtypeCount
+				if err := rows.Scan(&c.ContentType, &c.ContentSubtype, &c.Count); err != nil {
+					return err
+				}
+				st.Total += c.Count
+				st.ByType[c.ContentType] += c.Count
+				st.BySubtype = append(st.BySubtype, c)
+				return nil
+			})
+		if err != nil {
+			return err
+		}
+		var from int64 = math.MinInt64
+		if !since.IsZero() {
+			from = since.UnixMicro()
+		}
+		return queryEach(ctx, q, s.db.d.rebind("SELECT created_day, COUNT(*) FROM history WHERE created_at >= ? GROUP BY created_day ORDER BY created_day"), []any{from},
+			func(rows *sql.Rows) error {
+				var d history.DayCount
+				if err := rows.Scan(&d.Date, &d.Count); err != nil {
+					return err
+				}
+				st.Daily = append(st.Daily, d)
+				return nil
+			})
+	}
+	if err := s.db.readTx(ctx, read); err != nil {
+		return history.Stats{}, fail(ctx, "reading history stats", err)
+	}
+	return st, nil
+}
+
+// readTx runs fn in a read-only snapshot: the transaction ctx carries, or
+// a new read-only one on the reading pool.
+func (db *DB) readTx(ctx context.Context, fn func(ctx context.Context, q querier) error) error {
+	if ts := db.txOf(ctx); ts != nil {
+		return fn(ctx, lockedTx{ts})
+	}
+	tx, err := db.r.BeginTx(ctx, db.d.readOnly())
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tx.Rollback() }()
+	if err := fn(ctx, tx); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil && !errors.Is(err, sql.ErrTxDone) {
+		return err
+	}
+	return nil
+}
+
+// The meta index of an entry lists its top-level meta values formatted by
+// history.MetaString, each as sep key kv value, between seps; keys whose
+// value formats as "" are left out. Filter.MetaEquals becomes a substring
+// test on it. The separators (and NUL, which PostgreSQL text cannot hold)
+// are escaped inside keys and values, so a needle matches only a whole
+// key and value.
+const (
+	metaSep = "\x1f"
+	metaKV  = "\x1e"
+)
+
+var metaEscaper = strings.NewReplacer("\x1d", "\x1d0", "\x1e", "\x1d1", "\x1f", "\x1d2", "\x00", "\x1d3")
+
+func writeMetaIndex(b *strings.Builder, m map[string]any) {
+	if len(m) == 0 {
+		return
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	wrote := false
+	for _, k := range keys {
+		v := history.MetaString(m[k])
+		if v == "" {
+			continue
+		}
+		b.WriteString(metaSep)
+		_, _ = metaEscaper.WriteString(b, k)
+		b.WriteString(metaKV)
+		_, _ = metaEscaper.WriteString(b, v)
+		wrote = true
+	}
+	if wrote {
+		b.WriteString(metaSep)
+	}
+}
+
+// metaNeedle is the substring of the meta index of entries whose key k
+// formats as v (not empty).
+func metaNeedle(k, v string) string {
+	return metaSep + metaEscaper.Replace(k) + metaKV + metaEscaper.Replace(v) + metaSep
+}
+
+// metaKeyNeedle is the substring of the meta index of entries that have
+// key k with a value that does not format as "".
+func metaKeyNeedle(k string) string {
+	return metaSep + metaEscaper.Replace(k) + metaKV
+}
