@@ -101,6 +101,11 @@ type DB struct {
 //
 // opts may be nil. The context bounds the connection and the migrations.
 func Open(ctx context.Context, dsn string, opts *Options) (*DB, error) {
+	return open(ctx, dsn, opts, len(migrations))
+}
+
+// open opens dsn and migrates its schema up to version upTo.
+func open(ctx context.Context, dsn string, opts *Options, upTo int) (*DB, error) {
 	o, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
@@ -119,7 +124,7 @@ func Open(ctx context.Context, dsn string, opts *Options) (*DB, error) {
 		return nil, err
 	}
 	db.insertFull = db.insertSQL(insertChunk)
-	if err := db.migrate(ctx, len(migrations)); err != nil {
+	if err := db.migrate(ctx, upTo); err != nil {
 		_ = db.Close()
 		return nil, err
 	}

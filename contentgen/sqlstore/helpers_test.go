@@ -20,17 +20,42 @@ import (
 // tests use, such as postgres://postgres@127.0.0.1:5432/test?sslmode=disable.
 const postgresEnv = "CONTENTGEN_TEST_POSTGRES"
 
-// engine opens fresh, isolated databases of one engine.
+// engine makes fresh, isolated databases of one engine.
 type engine struct {
 	name string
-	open func(t testing.TB, opts *sqlstore.Options) *sqlstore.DB
+	// fresh returns the DSN and options of a new, empty database that
+	// goes away at the end of the test.
+	fresh func(t testing.TB) (string, *sqlstore.Options)
 }
 
-// engines returns SQLite (always) and PostgreSQL (when postgresEnv is set).
+// open opens a fresh database with opts (nil for the defaults), closed at
+// the end of the test.
+func (e engine) open(t testing.TB, opts *sqlstore.Options) *sqlstore.DB {
+	t.Helper()
+	dsn, o := e.fresh(t)
+	if opts != nil {
+		schema := o.Schema
+		*o = *opts
+		o.Schema = schema
+	}
+	return openAt(t, dsn, o)
+}
+
+// openAt opens dsn, closed at the end of the test.
+func openAt(t testing.TB, dsn string, opts *sqlstore.Options) *sqlstore.DB {
+	t.Helper()
+	db, err := sqlstore.Open(context.Background(), dsn, opts)
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, db.Close()) })
+	return db
+}
+
+// engines returns SQLite (always) and PostgreSQL (skipped unless
+// postgresEnv is set).
 func engines() []engine {
 	return []engine{
-		{"SQLite", openSQLite},
-		{"PostgreSQL", openPostgres},
+		{"SQLite", freshSQLite},
+		{"PostgreSQL", freshPostgres},
 	}
 }
 
@@ -42,13 +67,10 @@ func forEachEngine(t *testing.T, fn func(t *testing.T, e engine)) {
 	}
 }
 
-// openSQLite opens a new SQLite file in a temporary directory.
-func openSQLite(t testing.TB, opts *sqlstore.Options) *sqlstore.DB {
+// freshSQLite names a new SQLite file in a temporary directory.
+func freshSQLite(t testing.TB) (string, *sqlstore.Options) {
 	t.Helper()
-	db, err := sqlstore.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"), opts)
-	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, db.Close()) })
-	return db
+	return filepath.Join(t.TempDir(), "test.db"), &sqlstore.Options{}
 }
 
 // postgresDSN returns the DSN of the test PostgreSQL, skipping the test
@@ -62,10 +84,11 @@ func postgresDSN(t testing.TB) string {
 	return dsn
 }
 
-// newSchema returns a new schema name and drops the schema at the end of
-// the test.
-func newSchema(t testing.TB, dsn string) string {
+// freshPostgres names a new schema of the test PostgreSQL, dropped at the
+// end of the test.
+func freshPostgres(t testing.TB) (string, *sqlstore.Options) {
 	t.Helper()
+	dsn := postgresDSN(t)
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
 	schema := "cgtest_" + hex.EncodeToString(b)
@@ -76,24 +99,5 @@ func newSchema(t testing.TB, dsn string) string {
 		_, err = admin.Exec("DROP SCHEMA IF EXISTS " + pgx.Identifier{schema}.Sanitize() + " CASCADE")
 		require.NoError(t, err)
 	})
-	return schema
-}
-
-// openPostgres opens the test PostgreSQL in a schema of its own, dropped
-// at the end of the test.
-func openPostgres(t testing.TB, opts *sqlstore.Options) *sqlstore.DB {
-	t.Helper()
-	dsn := postgresDSN(t)
-	o := sqlstore.Options{}
-	if opts != nil {
-		o = *opts
-	}
-	o.Schema = newSchema(t, dsn)
-	if o.MaxConns == 0 {
-		o.MaxConns = 4
-	}
-	db, err := sqlstore.Open(context.Background(), dsn, &o)
-	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, db.Close()) })
-	return db
+	return dsn, &sqlstore.Options{Schema: schema, MaxConns: 4}
 }
