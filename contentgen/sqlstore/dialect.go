@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"hash/fnv"
 	"strconv"
 	"strings"
@@ -25,8 +26,9 @@ type dialect interface {
 	// primary key), ${bytes}.
 	ddl(q string) string
 	// inList returns a condition keeping rows whose column col is one of
-	// the values of list (a []int64 or []string), with its one argument.
-	inList(col string, list any) (string, any)
+	// the values of list (a non-empty []int64 or []string), with its
+	// arguments.
+	inList(col string, list any) (string, []any)
 	// contains returns a condition true when the text column col contains
 	// the argument.
 	contains(col string) string
@@ -66,9 +68,31 @@ func (sqliteDialect) ddl(q string) string {
 	).Replace(q)
 }
 
-func (sqliteDialect) inList(col string, list any) (string, any) {
-	b, _ := json.Marshal(list) // []int64 and []string always encode
-	return col + " IN (SELECT value FROM json_each(?))", string(b)
+// maxInlineList is the longest list inList writes as placeholders; longer
+// ones go as one JSON array, which costs more per row but has no limit.
+const maxInlineList = 256
+
+func (sqliteDialect) inList(col string, list any) (string, []any) {
+	var args []any
+	switch l := list.(type) {
+	case []int64:
+		args = make([]any, len(l))
+		for i, v := range l {
+			args[i] = v
+		}
+	case []string:
+		args = make([]any, len(l))
+		for i, v := range l {
+			args[i] = v
+		}
+	default:
+		panic(fmt.Sprintf("sqlstore: inList of %T", list))
+	}
+	if len(args) > maxInlineList {
+		b, _ := json.Marshal(list) // []int64 and []string always encode
+		return col + " IN (SELECT value FROM json_each(?))", []any{string(b)}
+	}
+	return col + " IN (?" + strings.Repeat(",?", len(args)-1) + ")", args
 }
 
 func (sqliteDialect) contains(col string) string { return "instr(" + col + ", ?) > 0" }
@@ -119,8 +143,8 @@ func (postgresDialect) ddl(q string) string {
 	).Replace(q)
 }
 
-func (postgresDialect) inList(col string, list any) (string, any) {
-	return col + " = ANY(?)", list
+func (postgresDialect) inList(col string, list any) (string, []any) {
+	return col + " = ANY(?)", []any{list}
 }
 
 func (postgresDialect) contains(col string) string { return "strpos(" + col + ", ?) > 0" }

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -63,7 +64,10 @@ func engines() []engine {
 func forEachEngine(t *testing.T, fn func(t *testing.T, e engine)) {
 	t.Helper()
 	for _, e := range engines() {
-		t.Run(e.name, func(t *testing.T) { fn(t, e) })
+		t.Run(e.name, func(t *testing.T) {
+			t.Parallel()
+			fn(t, e)
+		})
 	}
 }
 
@@ -99,5 +103,10 @@ func freshPostgres(t testing.TB) (string, *sqlstore.Options) {
 		_, err = admin.Exec("DROP SCHEMA IF EXISTS " + pgx.Identifier{schema}.Sanitize() + " CASCADE")
 		require.NoError(t, err)
 	})
-	return dsn, &sqlstore.Options{Schema: schema, MaxConns: 4}
+	// Commits of a test need not wait for the disk.
+	sep := "?"
+	if strings.Contains(dsn, "?") {
+		sep = "&"
+	}
+	return dsn + sep + "synchronous_commit=off", &sqlstore.Options{Schema: schema, MaxConns: 4}
 }

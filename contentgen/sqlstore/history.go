@@ -53,7 +53,7 @@ func (s *historyStore) Add(ctx context.Context, entries []history.Entry) error {
 	rows := make([]row, len(entries))
 	for i := range entries {
 		e := &entries[i]
-		ids[i] = uuid.NewString()
+		ids[i] = newEntryID()
 		created[i] = e.CreatedAt
 		if created[i].IsZero() {
 			created[i] = now
@@ -164,12 +164,12 @@ func (s *historyStore) where(f history.Filter) (string, []any) {
 	if len(f.ContentSubtypes) > 0 {
 		c, a := s.db.d.inList("content_subtype", f.ContentSubtypes)
 		conds = append(conds, c)
-		args = append(args, a)
+		args = append(args, a...)
 	}
 	if len(f.ContentIDs) > 0 {
 		c, a := s.db.d.inList("content_id", f.ContentIDs)
 		conds = append(conds, c)
-		args = append(args, a)
+		args = append(args, a...)
 	}
 	keys := make([]string, 0, len(f.MetaEquals))
 	for k := range f.MetaEquals {
@@ -193,8 +193,9 @@ func (s *historyStore) where(f history.Filter) (string, []any) {
 	return " WHERE " + strings.Join(conds, " AND "), args
 }
 
-// List implements history.Store: one query for the page and its total,
-// and a second one only when the page is empty but Offset is not 0.
+// List implements history.Store in two queries on one snapshot: the
+// count of matching entries, then the page, which the index on
+// (created_at, seq) serves in order.
 func (s *historyStore) List(ctx context.Context, f history.Filter) ([]history.Entry, int, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err
@@ -205,34 +206,28 @@ func (s *historyStore) List(ctx context.Context, f history.Filter) ([]history.En
 		limit = int64(f.Limit)
 	}
 	offset := max(f.Offset, 0)
-	q := s.db.d.rebind("SELECT " + historyCols + ", COUNT(*) OVER () FROM history" + where +
+	countSQL := s.db.d.rebind("SELECT COUNT(*) FROM history" + where)
+	pageSQL := s.db.d.rebind("SELECT " + historyCols + " FROM history" + where +
 		" ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?")
 	var out []history.Entry
 	total := 0
-	r := s.db.reader(ctx)
-	err := queryEach(ctx, r, q, append(args, limit, offset), func(rows *sql.Rows) error {
-		var e history.Entry
-		var meta sql.NullString
-		var created int64
-		if err := rows.Scan(&e.ID, &e.ContentType, &e.ContentID, &e.ContentSubtype, &meta, &created, &total); err != nil {
+	err := s.db.readTx(ctx, func(ctx context.Context, q querier) error {
+		out, total = nil, 0
+		if err := queryRow(ctx, q, countSQL, args, &total); err != nil {
 			return err
 		}
-		e.CreatedAt = time.UnixMicro(created).UTC()
-		if meta.Valid && meta.String != "" {
-			if err := json.Unmarshal([]byte(meta.String), &e.Meta); err != nil {
-				return fmt.Errorf("decoding the meta of history entry %s: %w", e.ID, err)
-			}
+		if total <= offset {
+			return nil
 		}
-		out = append(out, e)
-		return nil
+		out = make([]history.Entry, 0, min(int64(total-offset), limit))
+		return queryEach(ctx, q, pageSQL, append(args, limit, offset), func(rows *sql.Rows) error {
+			e, err := scanEntry(rows)
+			out = append(out, e)
+			return err
+		})
 	})
 	if err != nil {
 		return nil, 0, fail(ctx, "listing history", err)
-	}
-	if len(out) == 0 && offset > 0 {
-		if err := queryRow(ctx, r, s.db.d.rebind("SELECT COUNT(*) FROM history"+where), args, &total); err != nil {
-			return nil, 0, fail(ctx, "counting history", err)
-		}
 	}
 	return out, total, nil
 }
@@ -249,7 +244,7 @@ func (s *historyStore) Delete(ctx context.Context, ids ...string) (int, error) {
 	slices.Sort(uniq)
 	uniq = slices.Compact(uniq)
 	cond, arg := s.db.d.inList("id", uniq)
-	res, err := s.db.writer(ctx).ExecContext(ctx, s.db.d.rebind("DELETE FROM history WHERE "+cond), arg)
+	res, err := s.db.writer(ctx).ExecContext(ctx, s.db.d.rebind("DELETE FROM history WHERE "+cond), arg...)
 	if err != nil {
 		return 0, fail(ctx, "deleting history entries", err)
 	}
@@ -382,4 +377,14 @@ func metaNeedle(k, v string) string {
 // key k with a value that does not format as "".
 func metaKeyNeedle(k string) string {
 	return metaSep + metaEscaper.Replace(k) + metaKV
+}
+
+// newEntryID returns a new entry ID: a UUID of version 7, which starts
+// with the time, so that new IDs land at the end of the index.
+func newEntryID() string {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return uuid.NewString()
+	}
+	return id.String()
 }

@@ -273,7 +273,7 @@ func (s *templateStore) Delete(ctx context.Context, ids []int64) error {
 	slices.Sort(uniq)
 	uniq = slices.Compact(uniq)
 	cond, arg := s.db.d.inList("id", uniq)
-	if _, err := q.ExecContext(ctx, s.db.d.rebind("DELETE FROM templates WHERE "+cond), arg); err != nil {
+	if _, err := q.ExecContext(ctx, s.db.d.rebind("DELETE FROM templates WHERE "+cond), arg...); err != nil {
 		return fail(ctx, "deleting templates", err)
 	}
 	return nil
