@@ -81,8 +81,6 @@ type DB struct {
 	scope string
 	now   func() time.Time
 	log   *slog.Logger
-	// insertFull is the INSERT of a full chunk of history entries.
-	insertFull string
 
 	closeOnce sync.Once
 	closeErr  error
@@ -123,7 +121,6 @@ func open(ctx context.Context, dsn string, opts *Options, upTo int) (*DB, error)
 	if err != nil {
 		return nil, err
 	}
-	db.insertFull = db.insertSQL(insertChunk)
 	if err := db.migrate(ctx, upTo); err != nil {
 		_ = db.Close()
 		return nil, err

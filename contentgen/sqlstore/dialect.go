@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
 	msqlite "modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -29,6 +30,10 @@ type dialect interface {
 	// the values of list (a non-empty []int64 or []string), with its
 	// arguments.
 	inList(col string, list any) (string, []any)
+	// insertRows inserts n rows into table, in order; value(i, c) is the
+	// value of row i in column c: a string, an int64, or nil for NULL in a
+	// text column.
+	insertRows(ctx context.Context, q querier, table string, cols []column, n int, value func(i, c int) any) error
 	// contains returns a condition true when the text column col contains
 	// the argument.
 	contains(col string) string
@@ -48,6 +53,10 @@ type dialect interface {
 	// can be run again as it is (a serialisation failure or deadlock).
 	isRetryable(err error) bool
 }
+
+// column is a column of insertRows: its name and PostgreSQL type, "text"
+// or "bigint".
+type column struct{ name, pgType string }
 
 // lockKey returns the advisory lock key of name within scope.
 func lockKey(scope, name string) int64 {
@@ -93,6 +102,43 @@ func (sqliteDialect) inList(col string, list any) (string, []any) {
 		return col + " IN (SELECT value FROM json_each(?))", []any{string(b)}
 	}
 	return col + " IN (?" + strings.Repeat(",?", len(args)-1) + ")", args
+}
+
+// sqliteMaxParams stays under SQLite's default limit of 32766 host
+// parameters in one statement.
+const sqliteMaxParams = 32000
+
+// insertRows writes multi-row INSERT statements of up to 500 rows.
+func (sqliteDialect) insertRows(ctx context.Context, q querier, table string, cols []column, n int, value func(i, c int) any) error {
+	chunk := min(500, sqliteMaxParams/len(cols))
+	names := make([]string, len(cols))
+	for c, col := range cols {
+		names[c] = col.name
+	}
+	tuple := "(?" + strings.Repeat(",?", len(cols)-1) + ")"
+	head := "INSERT INTO " + table + " (" + strings.Join(names, ", ") + ") VALUES "
+	args := make([]any, 0, min(n, chunk)*len(cols))
+	var full string // the statement of a whole chunk, built once
+	for start := 0; start < n; start += chunk {
+		end := min(start+chunk, n)
+		args = args[:0]
+		for i := start; i < end; i++ {
+			for c := range cols {
+				args = append(args, value(i, c))
+			}
+		}
+		stmt := full
+		if stmt == "" || end-start != chunk {
+			stmt = head + tuple + strings.Repeat(","+tuple, end-start-1)
+			if end-start == chunk {
+				full = stmt
+			}
+		}
+		if _, err := q.ExecContext(ctx, stmt, args...); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (sqliteDialect) contains(col string) string { return "instr(" + col + ", ?) > 0" }
@@ -145,6 +191,37 @@ func (postgresDialect) ddl(q string) string {
 
 func (postgresDialect) inList(col string, list any) (string, []any) {
 	return col + " = ANY(?)", []any{list}
+}
+
+// insertRows sends each column as one array and inserts the rows of their
+// unnest in one statement, whatever n: one round trip and a statement
+// that is prepared once.
+func (postgresDialect) insertRows(ctx context.Context, q querier, table string, cols []column, n int, value func(i, c int) any) error {
+	names := make([]string, len(cols))
+	casts := make([]string, len(cols))
+	args := make([]any, len(cols))
+	for c, col := range cols {
+		names[c] = col.name
+		casts[c] = "$" + strconv.Itoa(c+1) + "::" + col.pgType + "[]"
+		switch col.pgType {
+		case "bigint":
+			a := make([]int64, n)
+			for i := range a {
+				a[i] = value(i, c).(int64)
+			}
+			args[c] = a
+		default:
+			a := make([]pgtype.Text, n)
+			for i := range a {
+				if v, ok := value(i, c).(string); ok {
+					a[i] = pgtype.Text{String: v, Valid: true}
+				}
+			}
+			args[c] = a
+		}
+	}
+	_, err := q.ExecContext(ctx, "INSERT INTO "+table+" ("+strings.Join(names, ", ")+") SELECT * FROM unnest("+strings.Join(casts, ", ")+")", args...)
+	return err
 }
 
 func (postgresDialect) contains(col string) string { return "strpos(" + col + ", ?) > 0" }

@@ -29,12 +29,15 @@ func (db *DB) History() history.Store { return &historyStore{db: db} }
 // historyCols are the columns an entry is read from, in scan order.
 const historyCols = "id, content_type, content_id, content_subtype, meta, created_at"
 
-// insertChunk caps the rows of one INSERT statement: 500 rows of 8
-// columns stay under the parameter limits of both engines.
-const insertChunk = 500
+// historyInsertCols are the columns Add writes.
+var historyInsertCols = []column{
+	{"id", "text"}, {"content_type", "text"}, {"content_id", "bigint"}, {"content_subtype", "text"},
+	{"meta", "text"}, {"meta_index", "text"}, {"created_at", "bigint"}, {"created_day", "text"},
+}
 
-// Add implements history.Store. The entries are inserted with multi-row
-// INSERTs in one transaction (a savepoint of the transaction ctx carries).
+// Add implements history.Store. The entries are inserted in one
+// transaction (a savepoint of the transaction ctx carries) by a few bulk
+// INSERTs (see dialect.insertRows).
 func (s *historyStore) Add(ctx context.Context, entries []history.Entry) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -45,7 +48,6 @@ func (s *historyStore) Add(ctx context.Context, entries []history.Entry) error {
 	now := time.UnixMicro(s.db.now().UnixMicro()).UTC()
 	ids := make([]string, len(entries))
 	created := make([]time.Time, len(entries))
-	args := make([]any, 0, 8*min(len(entries), insertChunk))
 	var metaBuf strings.Builder
 	type row struct {
 		meta, index any
@@ -70,20 +72,28 @@ func (s *historyStore) Add(ctx context.Context, entries []history.Entry) error {
 		rows[i].index = metaBuf.String()
 	}
 	err := s.db.inTx(ctx, func(ctx context.Context, q querier) error {
-		for start := 0; start < len(entries); start += insertChunk {
-			end := min(start+insertChunk, len(entries))
-			args = args[:0]
-			for i := start; i < end; i++ {
-				e := &entries[i]
-				c := created[i]
-				args = append(args, ids[i], e.ContentType, e.ContentID, e.ContentSubtype,
-					rows[i].meta, rows[i].index, c.UnixMicro(), c.UTC().Format(time.DateOnly))
+		err := s.db.d.insertRows(ctx, q, "history", historyInsertCols, len(entries), func(i, c int) any {
+			e := &entries[i]
+			switch c {
+			case 0:
+				return ids[i]
+			case 1:
+				return e.ContentType
+			case 2:
+				return e.ContentID
+			case 3:
+				return e.ContentSubtype
+			case 4:
+				return rows[i].meta
+			case 5:
+				return rows[i].index
+			case 6:
+				return created[i].UnixMicro()
+			default:
+				return created[i].UTC().Format(time.DateOnly)
 			}
-			if _, err := q.ExecContext(ctx, s.db.insertSQL(end-start), args...); err != nil {
-				return fail(ctx, "adding history entries", err)
-			}
-		}
-		return nil
+		})
+		return fail(ctx, "adding history entries", err)
 	})
 	if err != nil {
 		return err
@@ -93,23 +103,6 @@ func (s *historyStore) Add(ctx context.Context, entries []history.Entry) error {
 		entries[i].CreatedAt = created[i]
 	}
 	return nil
-}
-
-// insertSQL returns the INSERT of n history entries.
-func (db *DB) insertSQL(n int) string {
-	if n == insertChunk && db.insertFull != "" {
-		return db.insertFull
-	}
-	var b strings.Builder
-	b.Grow(140 + n*26)
-	b.WriteString("INSERT INTO history (id, content_type, content_id, content_subtype, meta, meta_index, created_at, created_day) VALUES ")
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString("(?,?,?,?,?,?,?,?)")
-	}
-	return db.d.rebind(b.String())
 }
 
 // Get implements history.Store.
