@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -44,6 +45,13 @@ type dialect interface {
 	// ends, the lock named by key: units of work holding it never run at
 	// once, across processes.
 	lockUnit(ctx context.Context, q querier, key int64) error
+	// reserveIDs takes n new ids of the identity column "id" of table,
+	// ascending, never handed out before; the caller inserts rows with
+	// them in the same transaction.
+	reserveIDs(ctx context.Context, q querier, table string, n int) ([]int64, error)
+	// forShare is the suffix of a SELECT that keeps the rows it reads from
+	// being deleted or changed until the transaction ends.
+	forShare() string
 	// readOnly returns the options of a read-only transaction that sees
 	// one snapshot of the database.
 	readOnly() *sql.TxOptions
@@ -141,6 +149,24 @@ func (sqliteDialect) insertRows(ctx context.Context, q querier, table string, co
 	return nil
 }
 
+// reserveIDs continues the AUTOINCREMENT sequence of table, which the
+// inserts that follow advance; the transaction holds the write lock, so
+// no other writer takes the same ids.
+func (sqliteDialect) reserveIDs(ctx context.Context, q querier, table string, n int) ([]int64, error) {
+	var last int64
+	err := queryRow(ctx, q, "SELECT seq FROM sqlite_sequence WHERE name = ?", []any{table}, &last)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, err
+	}
+	ids := make([]int64, n)
+	for i := range ids {
+		ids[i] = last + int64(i) + 1
+	}
+	return ids, nil
+}
+
+func (sqliteDialect) forShare() string { return "" }
+
 func (sqliteDialect) contains(col string) string { return "instr(" + col + ", ?) > 0" }
 func (sqliteDialect) forUpdate() string          { return "" }
 
@@ -223,6 +249,25 @@ func (postgresDialect) insertRows(ctx context.Context, q querier, table string, 
 	_, err := q.ExecContext(ctx, "INSERT INTO "+table+" ("+strings.Join(names, ", ")+") SELECT * FROM unnest("+strings.Join(casts, ", ")+")", args...)
 	return err
 }
+
+// reserveIDs draws n values from the identity sequence of table.
+func (postgresDialect) reserveIDs(ctx context.Context, q querier, table string, n int) ([]int64, error) {
+	ids := make([]int64, 0, n)
+	err := queryEach(ctx, q, "SELECT nextval(pg_get_serial_sequence($1, 'id')) FROM generate_series(1, $2)", []any{table, n},
+		func(rows *sql.Rows) error {
+			var id int64
+			err := rows.Scan(&id)
+			ids = append(ids, id)
+			return err
+		})
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(ids)
+	return ids, nil
+}
+
+func (postgresDialect) forShare() string { return " FOR SHARE" }
 
 func (postgresDialect) contains(col string) string { return "strpos(" + col + ", ?) > 0" }
 func (postgresDialect) forUpdate() string          { return " FOR UPDATE" }
