@@ -48,22 +48,37 @@
 //     Stats is two grouped queries. Filter.MetaEquals is answered from a
 //     column that indexes the meta values as history.MetaString formats
 //     them, so it matches exactly what history.Filter.Matches does.
+//
 //   - Templates, a templates.Store: Atomic runs a transaction that also
 //     holds the templates lock (an advisory lock on PostgreSQL, the write
 //     lock on SQLite), so units never interleave, also across processes.
+//
 //   - State, a contentgen.StateStore: Update reads the value under a row
 //     lock (SELECT ... FOR UPDATE on PostgreSQL, the immediate transaction
 //     on SQLite) and creates a missing key with INSERT ... ON CONFLICT DO
 //     NOTHING, running fn again when another process created it first; so
 //     concurrent updates of a key are never lost.
 //
+//   - Host, a contentgen.Host: the content platform itself. Post types,
+//     taxonomies and roles are registered configuration (RegisterPostType,
+//     RegisterTaxonomy, RegisterRole), kept in the database; posts, terms
+//     with their hierarchy, term links, users with roles, comments, media
+//     records and the meta of each are tables. Every write is one
+//     transaction that checks the objects it refers to under a lock (so a
+//     concurrent delete cannot slip in), takes its ids up front and
+//     inserts each table in bulk; unique slugs, logins and e-mail
+//     addresses are constraints, reported as contentgen.ErrHostConflict.
+//     Queries read a page and then the terms, roles and meta of the whole
+//     page in one query each. Host implements Trasher, Transactor and
+//     Exister; it does not keep media bytes yet (no MediaStorer).
+//
 // Each passes its conformance suite (historytest, templatetest,
-// hosttest.RunStateStore) on both engines.
+// hosttest.RunStateStore, hosttest.Run) on both engines.
 //
 // # Transactions
 //
-// InTx runs a function in one transaction and hands it a context that
-// carries it. Every store of the same DB called with that context runs in
+// InTx (and Host.InTx, which is the same transaction) runs a function in
+// one transaction and hands it a context that carries it. Every store of the same DB called with that context runs in
 // the transaction, so that a batch of content and its history entries are
 // committed or undone together; nested InTx calls become savepoints. A
 // context from another DB, or from a transaction that has ended, is

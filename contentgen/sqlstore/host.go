@@ -87,8 +87,14 @@ func (h *Host) reader(ctx context.Context) (querier, error) {
 	return h.db.reader(ctx), nil
 }
 
+// maxWriteAttempts bounds the runs of a write of its own transaction that
+// PostgreSQL aborted as a deadlock or serialisation failure.
+const maxWriteAttempts = 3
+
 // write runs fn in a transaction: the Host's own, the one ctx carries, or
-// a new one.
+// a new one. In a new one, fn is run again when the engine aborted it as
+// a deadlock or serialisation failure: the Host's writes only touch the
+// database, so running them again is safe.
 func (h *Host) write(ctx context.Context, fn func(ctx context.Context, q querier) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -99,7 +105,16 @@ func (h *Host) write(ctx context.Context, fn func(ctx context.Context, q querier
 		}
 		ctx = context.WithValue(ctx, txKey{}, h.ts)
 	}
-	return h.db.inTx(ctx, fn)
+	if h.db.txOf(ctx) != nil {
+		return h.db.inTx(ctx, fn)
+	}
+	var err error
+	for range maxWriteAttempts {
+		if err = h.db.inTx(ctx, fn); !h.db.d.isRetryable(err) {
+			return err
+		}
+	}
+	return err
 }
 
 func (ts *txState) ended() bool {
