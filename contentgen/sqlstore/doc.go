@@ -42,8 +42,9 @@
 //
 // One DB holds every store, each in its own tables:
 //
-//   - History, a history.Store: Add inserts a batch with multi-row
-//     INSERTs in one transaction and assigns time-ordered UUIDs; List runs
+//   - History, a history.Store: Add inserts a batch in one transaction, in
+//     bulk (multi-row VALUES on SQLite, one INSERT from column arrays on
+//     PostgreSQL), and assigns time-ordered UUIDs; List runs
 //     a count and one page query on one snapshot, in the order of an index;
 //     Stats is two grouped queries. Filter.MetaEquals is answered from a
 //     column that indexes the meta values as history.MetaString formats

@@ -5,9 +5,11 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -88,20 +90,40 @@ func postgresDSN(t testing.TB) string {
 	return dsn
 }
 
-// freshPostgres names a new schema of the test PostgreSQL, dropped at the
-// end of the test.
+// schemas keeps the PostgreSQL schemas of this test process: a schema is
+// made and migrated once, emptied when its test ends and handed to the
+// next test, and dropped by TestMain. Creating and dropping the tables of
+// every subtest would cost far more than emptying them.
+var schemas struct {
+	mu   sync.Mutex
+	free []string
+	all  []string
+}
+
+// freshPostgres names an empty schema of the test PostgreSQL, emptied
+// again at the end of the test.
 func freshPostgres(t testing.TB) (string, *sqlstore.Options) {
 	t.Helper()
 	dsn := postgresDSN(t)
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	schema := "cgtest_" + hex.EncodeToString(b)
+	schemas.mu.Lock()
+	var schema string
+	if n := len(schemas.free); n > 0 {
+		schema, schemas.free = schemas.free[n-1], schemas.free[:n-1]
+	} else {
+		b := make([]byte, 6)
+		_, _ = rand.Read(b)
+		schema = "cgtest_" + hex.EncodeToString(b)
+		schemas.all = append(schemas.all, schema)
+	}
+	schemas.mu.Unlock()
 	t.Cleanup(func() {
-		admin, err := sql.Open("pgx", dsn)
-		require.NoError(t, err)
-		defer admin.Close()
-		_, err = admin.Exec("DROP SCHEMA IF EXISTS " + pgx.Identifier{schema}.Sanitize() + " CASCADE")
-		require.NoError(t, err)
+		if err := emptySchema(dsn, schema); err != nil {
+			t.Errorf("emptying schema %s: %v", schema, err)
+			return
+		}
+		schemas.mu.Lock()
+		schemas.free = append(schemas.free, schema)
+		schemas.mu.Unlock()
 	})
 	// Commits of a test need not wait for the disk.
 	sep := "?"
@@ -109,4 +131,49 @@ func freshPostgres(t testing.TB) (string, *sqlstore.Options) {
 		sep = "&"
 	}
 	return dsn + sep + "synchronous_commit=off", &sqlstore.Options{Schema: schema, MaxConns: 4}
+}
+
+// emptySchema removes the rows of every table of schema but the schema
+// version, and restarts the identity sequences.
+func emptySchema(dsn, schema string) error {
+	admin, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return err
+	}
+	defer admin.Close()
+	rows, err := admin.Query("SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename <> 'schema_version'", schema)
+	if err != nil {
+		return err
+	}
+	var tables []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			rows.Close()
+			return err
+		}
+		tables = append(tables, pgx.Identifier{schema, name}.Sanitize())
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(tables) == 0 {
+		return err
+	}
+	_, err = admin.Exec("TRUNCATE " + strings.Join(tables, ", ") + " RESTART IDENTITY")
+	return err
+}
+
+// TestMain drops the PostgreSQL schemas the tests made.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if dsn := os.Getenv(postgresEnv); dsn != "" && len(schemas.all) > 0 {
+		if admin, err := sql.Open("pgx", dsn); err == nil {
+			for _, s := range schemas.all {
+				if _, err := admin.Exec("DROP SCHEMA IF EXISTS " + pgx.Identifier{s}.Sanitize() + " CASCADE"); err != nil {
+					fmt.Fprintf(os.Stderr, "dropping schema %s: %v\n", s, err)
+				}
+			}
+			_ = admin.Close()
+		}
+	}
+	os.Exit(code)
 }
