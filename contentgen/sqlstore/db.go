@@ -233,11 +233,11 @@ func (db *DB) Close() error {
 	return db.closeErr
 }
 
-// querier is what *sql.DB and *sql.Tx have in common.
+// querier is what *sql.DB and *sql.Tx have in common. Queries go through
+// queryEach and queryRow, which read every row before they return.
 type querier interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
 // fail turns an error of the driver into the error a store returns: the

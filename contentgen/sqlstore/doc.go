@@ -19,7 +19,8 @@
 // and begin IMMEDIATE, taking the write lock at once, so writers queue
 // instead of failing with SQLITE_BUSY halfway; reads run on a pool of
 // other connections and see the last commit. Several processes may open
-// the same file. A ":memory:" database lives on its one connection.
+// the same file. A ":memory:" database lives on its one connection, which
+// serves reads too.
 //
 // PostgreSQL runs through pgx (github.com/jackc/pgx/v5) behind
 // database/sql, which prepares and caches every statement per connection.
@@ -79,11 +80,15 @@
 // # Transactions
 //
 // InTx (and Host.InTx, which is the same transaction) runs a function in
-// one transaction and hands it a context that carries it. Every store of the same DB called with that context runs in
-// the transaction, so that a batch of content and its history entries are
-// committed or undone together; nested InTx calls become savepoints. A
-// context from another DB, or from a transaction that has ended, is
-// ignored. Statements of goroutines that share a transaction are run one
+// one transaction and hands it a context that carries it. Every store of
+// the same DB called with that context runs in the transaction, so that a
+// batch of content and its history entries are committed or undone
+// together; nested InTx calls become savepoints. A context from another
+// DB, or from a transaction that has ended, is ignored. Inside a
+// transaction, make every call with the context it hands out: on SQLite a
+// write made with another context waits for the one writing connection,
+// which the transaction holds, and so never returns (on ":memory:" a read
+// does too). Statements of goroutines that share a transaction are run one
 // at a time.
 //
 // Errors of a done context match ctx.Err() with errors.Is; not-found

@@ -155,12 +155,10 @@ func (l lockedTx) ExecContext(ctx context.Context, q string, args ...any) (sql.R
 	return l.ts.tx.ExecContext(ctx, q, args...)
 }
 
-func (l lockedTx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+// QueryContext is not used: queryEach queries the transaction itself,
+// under its mutex, so that no other statement runs while rows are open.
+func (l lockedTx) QueryContext(context.Context, string, ...any) (*sql.Rows, error) {
 	return nil, errors.New("sqlstore: internal error: query a transaction through queryEach")
-}
-
-func (l lockedTx) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
-	panic("sqlstore: internal error: query a transaction through queryEach")
 }
 
 // queryEach runs a query on q and calls each for every row, then closes
