@@ -41,6 +41,13 @@ func TestGenerator(t *testing.T) {
 		require.NoError(t, err)
 		require.Len(t, users.IDs, 3)
 
+		terms, err := gen.GenerateTerms(ctx, contentgen.TermsRequest{Taxonomy: "category", Count: new(12), GenerateHierarchy: true})
+		require.NoError(t, err)
+		require.NotEmpty(t, terms.IDs)
+		comments, err := gen.GenerateComments(ctx, contentgen.CommentsRequest{PostIDs: posts.IDs[:5], CommentsPerPostMin: new(2), CommentsPerPostMax: new(3), EnableThreading: new(true)})
+		require.NoError(t, err)
+		require.NotEmpty(t, comments.IDs)
+
 		entries, _, err := db.History().List(ctx, history.Filter{ContentType: history.TypePost})
 		require.NoError(t, err)
 		require.Len(t, entries, 40, "one history entry per generated post")
@@ -59,6 +66,12 @@ func TestGenerator(t *testing.T) {
 		left, err := h.Users(ctx, contentgen.UserQuery{})
 		require.NoError(t, err)
 		require.Len(t, left, 1)
+		cats, err := h.Terms(ctx, contentgen.TermQuery{})
+		require.NoError(t, err)
+		require.Empty(t, cats)
+		cs, err := h.Comments(ctx, contentgen.CommentQuery{})
+		require.NoError(t, err)
+		require.Empty(t, cs)
 		require.Equal(t, admin[0], left[0].ID, "only the hand-made user is left")
 	})
 }
