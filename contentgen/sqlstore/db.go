@@ -125,6 +125,14 @@ func open(ctx context.Context, dsn string, opts *Options, upTo int) (*DB, error)
 		_ = db.Close()
 		return nil, err
 	}
+	if db.d.name() == "sqlite" {
+		// Gathers the planner's statistics of tables that lack them, as
+		// SQLite recommends for connections that live long.
+		if _, err := db.w.ExecContext(ctx, "PRAGMA optimize=0x10002"); err != nil {
+			_ = db.Close()
+			return nil, fail(ctx, "optimizing", err)
+		}
+	}
 	return db, nil
 }
 
@@ -222,6 +230,13 @@ func (db *DB) Engine() string { return db.d.name() }
 // be called more than once.
 func (db *DB) Close() error {
 	db.closeOnce.Do(func() {
+		if db.d.name() == "sqlite" {
+			// Refreshes the planner's statistics where the data has changed
+			// enough, as SQLite recommends before closing; best effort.
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			_, _ = db.w.ExecContext(ctx, "PRAGMA optimize")
+			cancel()
+		}
 		err := db.w.Close()
 		if db.r != db.w {
 			err = errors.Join(err, db.r.Close())
