@@ -1,0 +1,272 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Options configures Open. The zero value (or nil) gives the defaults.
+type Options struct {
+	// Schema is the PostgreSQL schema that holds the tables; it is
+	// created when missing and put first on the search path of every
+	// connection. Empty means the connection's own search path (usually
+	// "public"). SQLite ignores it.
+	Schema string
+	// MaxConns caps the open connections to PostgreSQL, and the reading
+	// connections of a SQLite file (SQLite writes on one connection).
+	// 0 means 8.
+	MaxConns int
+	// BusyTimeout is how long SQLite waits for a lock held by another
+	// connection or process before it fails. 0 means 10 seconds.
+	BusyTimeout time.Duration
+	// Now is the clock of the times the stores assign (history CreatedAt);
+	// nil means time.Now.
+	Now func() time.Time
+	// Logger receives the migrations applied; nil discards them.
+	Logger *slog.Logger
+}
+
+// withDefaults returns a copy of o with the zero fields set.
+func (o *Options) withDefaults() (Options, error) {
+	var c Options
+	if o != nil {
+		c = *o
+	}
+	if c.MaxConns < 0 {
+		return c, errors.New("sqlstore: Options.MaxConns must not be negative")
+	}
+	if c.MaxConns == 0 {
+		c.MaxConns = 8
+	}
+	if c.BusyTimeout < 0 {
+		return c, errors.New("sqlstore: Options.BusyTimeout must not be negative")
+	}
+	if c.BusyTimeout == 0 {
+		c.BusyTimeout = 10 * time.Second
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if strings.ContainsRune(c.Schema, 0) {
+		return c, errors.New("sqlstore: Options.Schema must not contain NUL")
+	}
+	return c, nil
+}
+
+// DB is an open database holding every store of contentgen. It is safe
+// for concurrent use; its stores share its connections and its
+// transactions (see InTx).
+type DB struct {
+	d dialect
+	// w runs writes and transactions; r runs reads outside transactions.
+	// They are the same pool except for SQLite files, which write on one
+	// connection and read on several.
+	w, r *sql.DB
+	// scope names the place of the tables (the PostgreSQL schema, the
+	// SQLite file) in advisory lock keys.
+	scope string
+	now   func() time.Time
+	log   *slog.Logger
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Open opens the database dsn names, applies the migrations it lacks and
+// returns it. The engine follows from dsn:
+//
+//   - "postgres://..." or "postgresql://...": PostgreSQL, through pgx;
+//     the DSN is pgx's (libpq URL or key=value settings are accepted
+//     after the scheme).
+//   - ":memory:": a private SQLite database in memory, gone at Close.
+//   - "file:PATH?query" or a plain PATH: a SQLite file, created when
+//     missing. Query parameters of a "file:" DSN are passed to the
+//     driver (modernc.org/sqlite) after the ones Open sets.
+//
+// opts may be nil. The context bounds the connection and the migrations.
+func Open(ctx context.Context, dsn string, opts *Options) (*DB, error) {
+	return open(ctx, dsn, opts, len(migrations))
+}
+
+// open opens dsn and migrates its schema up to version upTo.
+func open(ctx context.Context, dsn string, opts *Options, upTo int) (*DB, error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if dsn == "" {
+		return nil, errors.New("sqlstore: empty DSN")
+	}
+	db := &DB{now: o.Now, log: o.Logger}
+	switch {
+	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
+		err = db.openPostgres(dsn, o)
+	default:
+		err = db.openSQLite(dsn, o)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := db.migrate(ctx, upTo); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	if db.d.name() == "sqlite" {
+		// Gathers the planner's statistics of tables that lack them, as
+		// SQLite recommends for connections that live long.
+		if _, err := db.w.ExecContext(ctx, "PRAGMA optimize=0x10002"); err != nil {
+			_ = db.Close()
+			return nil, fail(ctx, "optimizing", err)
+		}
+	}
+	return db, nil
+}
+
+func (db *DB) openPostgres(dsn string, o Options) error {
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return fmt.Errorf("sqlstore: parsing the PostgreSQL DSN: %w", err)
+	}
+	db.scope = "postgres"
+	if o.Schema != "" {
+		cfg.RuntimeParams["search_path"] = pgx.Identifier{o.Schema}.Sanitize()
+		db.scope = "postgres:" + o.Schema
+	}
+	p := stdlib.OpenDB(*cfg)
+	p.SetMaxOpenConns(o.MaxConns)
+	p.SetMaxIdleConns(o.MaxConns)
+	p.SetConnMaxIdleTime(5 * time.Minute)
+	db.d = postgresDialect{schema: o.Schema}
+	db.w, db.r = p, p
+	return nil
+}
+
+func (db *DB) openSQLite(dsn string, o Options) error {
+	path, query, memory := splitSQLiteDSN(dsn)
+	if path == "" && !memory {
+		return fmt.Errorf("sqlstore: DSN %q names no SQLite file", dsn)
+	}
+	db.d = sqliteDialect{}
+	db.scope = "sqlite:" + path
+	params := url.Values{}
+	params.Set("_txlock", "immediate")
+	params.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", o.BusyTimeout.Milliseconds()))
+	params.Add("_pragma", "foreign_keys(1)")
+	if memory {
+		// One connection holds the database: it is read and written there.
+		p, err := sql.Open("sqlite", "file::memory:?"+params.Encode()+query)
+		if err != nil {
+			return fmt.Errorf("sqlstore: opening SQLite: %w", err)
+		}
+		oneConn(p)
+		db.w, db.r = p, p
+		return nil
+	}
+	params.Add("_pragma", "journal_mode(WAL)")
+	params.Add("_pragma", "synchronous(NORMAL)")
+	w, err := sql.Open("sqlite", "file:"+path+"?"+params.Encode()+query)
+	if err != nil {
+		return fmt.Errorf("sqlstore: opening SQLite: %w", err)
+	}
+	oneConn(w)
+	r, err := sql.Open("sqlite", "file:"+path+"?"+params.Encode()+query)
+	if err != nil {
+		_ = w.Close()
+		return fmt.Errorf("sqlstore: opening SQLite: %w", err)
+	}
+	r.SetMaxOpenConns(o.MaxConns)
+	r.SetMaxIdleConns(o.MaxConns)
+	db.w, db.r = w, r
+	return nil
+}
+
+// oneConn makes p keep exactly one connection, open for its lifetime.
+func oneConn(p *sql.DB) {
+	p.SetMaxOpenConns(1)
+	p.SetMaxIdleConns(1)
+	p.SetConnMaxLifetime(0)
+	p.SetConnMaxIdleTime(0)
+}
+
+// splitSQLiteDSN returns the file path of a SQLite DSN, its extra query
+// parameters (with a leading "&", or empty) and whether it names a
+// database in memory.
+func splitSQLiteDSN(dsn string) (path, query string, memory bool) {
+	if dsn == ":memory:" {
+		return "", "", true
+	}
+	rest, isURI := strings.CutPrefix(dsn, "file:")
+	if !isURI {
+		return dsn, "", false
+	}
+	path, q, _ := strings.Cut(rest, "?")
+	if q != "" {
+		query = "&" + q
+	}
+	if path == ":memory:" || strings.Contains(q, "mode=memory") {
+		return "", query, true
+	}
+	return path, query, false
+}
+
+// Engine returns the name of the engine: "sqlite" or "postgres".
+func (db *DB) Engine() string { return db.d.name() }
+
+// Close closes the database. Stores of the DB fail afterwards; Close may
+// be called more than once.
+func (db *DB) Close() error {
+	db.closeOnce.Do(func() {
+		if db.d.name() == "sqlite" {
+			// Refreshes the planner's statistics where the data has changed
+			// enough, as SQLite recommends before closing; best effort.
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			_, _ = db.w.ExecContext(ctx, "PRAGMA optimize")
+			cancel()
+		}
+		err := db.w.Close()
+		if db.r != db.w {
+			err = errors.Join(err, db.r.Close())
+		}
+		if err != nil {
+			db.closeErr = fmt.Errorf("sqlstore: closing: %w", err)
+		}
+	})
+	return db.closeErr
+}
+
+// querier is what *sql.DB and *sql.Tx have in common. Queries go through
+// queryEach and queryRow, which read every row before they return.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// fail turns an error of the driver into the error a store returns: the
+// context's error when ctx is done (the driver's own is then only a
+// consequence), else err wrapped with what was being done.
+func fail(ctx context.Context, what string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if cerr := ctx.Err(); cerr != nil {
+		return fmt.Errorf("sqlstore: %s: %w", what, cerr)
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("sqlstore: %s: %w", what, err)
+	}
+	return fmt.Errorf("sqlstore: %s: %w", what, err)
+}

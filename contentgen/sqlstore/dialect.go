@@ -1,0 +1,297 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
+	msqlite "modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// dialect holds what differs between the engines. The stores write their
+// SQL once, with "?" placeholders, and ask the dialect for the rest.
+type dialect interface {
+	// name is "sqlite" or "postgres".
+	name() string
+	// rebind rewrites the "?" placeholders of q for the engine.
+	rebind(q string) string
+	// ddl replaces the type tokens of a migration: ${id} (an identity
+	// primary key), ${bytes}.
+	ddl(q string) string
+	// inList returns a condition keeping rows whose column col is one of
+	// the values of list (a non-empty []int64 or []string), with its
+	// arguments.
+	inList(col string, list any) (string, []any)
+	// insertRows inserts n rows into table, in order; value(i, c) is the
+	// value of row i in column c: a string, an int64, or nil for NULL in a
+	// text column.
+	insertRows(ctx context.Context, q querier, table string, cols []column, n int, value func(i, c int) any) error
+	// contains returns a condition true when the text column col contains
+	// the argument.
+	contains(col string) string
+	// forUpdate is the suffix of a SELECT that locks the rows it reads
+	// until the transaction ends.
+	forUpdate() string
+	// lockUnit makes the transaction of q wait for, then hold until it
+	// ends, the lock named by key: units of work holding it never run at
+	// once, across processes.
+	lockUnit(ctx context.Context, q querier, key int64) error
+	// reserveIDs takes n new ids of the identity column "id" of table,
+	// ascending, never handed out before; the caller inserts rows with
+	// them in the same transaction.
+	reserveIDs(ctx context.Context, q querier, table string, n int) ([]int64, error)
+	// forShare is the suffix of a SELECT that keeps the rows it reads from
+	// being deleted or changed until the transaction ends.
+	forShare() string
+	// readOnly returns the options of a read-only transaction that sees
+	// one snapshot of the database.
+	readOnly() *sql.TxOptions
+	// isConflict reports whether err is a unique constraint violation.
+	isConflict(err error) bool
+	// isRetryable reports whether the transaction that failed with err
+	// can be run again as it is (a serialisation failure or deadlock).
+	isRetryable(err error) bool
+}
+
+// column is a column of insertRows: its name and PostgreSQL type, "text"
+// or "bigint".
+type column struct{ name, pgType string }
+
+// lockKey returns the advisory lock key of name within scope.
+func lockKey(scope, name string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte("contentgen/sqlstore\x00" + scope + "\x00" + name))
+	return int64(h.Sum64())
+}
+
+type sqliteDialect struct{}
+
+func (sqliteDialect) name() string           { return "sqlite" }
+func (sqliteDialect) rebind(q string) string { return q }
+
+func (sqliteDialect) ddl(q string) string {
+	return strings.NewReplacer(
+		"${id}", "INTEGER PRIMARY KEY AUTOINCREMENT",
+		"${bytes}", "BLOB",
+	).Replace(q)
+}
+
+// maxInlineList is the longest list inList writes as placeholders; longer
+// ones go as one JSON array, which costs more per row but has no limit.
+const maxInlineList = 256
+
+func (sqliteDialect) inList(col string, list any) (string, []any) {
+	var args []any
+	switch l := list.(type) {
+	case []int64:
+		args = make([]any, len(l))
+		for i, v := range l {
+			args[i] = v
+		}
+	case []string:
+		args = make([]any, len(l))
+		for i, v := range l {
+			args[i] = v
+		}
+	default:
+		panic(fmt.Sprintf("sqlstore: inList of %T", list))
+	}
+	if len(args) > maxInlineList {
+		b, _ := json.Marshal(list) // []int64 and []string always encode
+		return col + " IN (SELECT value FROM json_each(?))", []any{string(b)}
+	}
+	return col + " IN (?" + strings.Repeat(",?", len(args)-1) + ")", args
+}
+
+// sqliteMaxParams stays under SQLite's default limit of 32766 host
+// parameters in one statement.
+const sqliteMaxParams = 32000
+
+// insertRows writes multi-row INSERT statements of up to 500 rows.
+func (sqliteDialect) insertRows(ctx context.Context, q querier, table string, cols []column, n int, value func(i, c int) any) error {
+	chunk := min(500, sqliteMaxParams/len(cols))
+	names := make([]string, len(cols))
+	for c, col := range cols {
+		names[c] = col.name
+	}
+	tuple := "(?" + strings.Repeat(",?", len(cols)-1) + ")"
+	head := "INSERT INTO " + table + " (" + strings.Join(names, ", ") + ") VALUES "
+	args := make([]any, 0, min(n, chunk)*len(cols))
+	var full string // the statement of a whole chunk, built once
+	for start := 0; start < n; start += chunk {
+		end := min(start+chunk, n)
+		args = args[:0]
+		for i := start; i < end; i++ {
+			for c := range cols {
+				args = append(args, value(i, c))
+			}
+		}
+		stmt := full
+		if stmt == "" || end-start != chunk {
+			stmt = head + tuple + strings.Repeat(","+tuple, end-start-1)
+			if end-start == chunk {
+				full = stmt
+			}
+		}
+		if _, err := q.ExecContext(ctx, stmt, args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// reserveIDs continues the AUTOINCREMENT sequence of table, which the
+// inserts that follow advance; the transaction holds the write lock, so
+// no other writer takes the same ids.
+func (sqliteDialect) reserveIDs(ctx context.Context, q querier, table string, n int) ([]int64, error) {
+	var last int64
+	err := queryRow(ctx, q, "SELECT seq FROM sqlite_sequence WHERE name = ?", []any{table}, &last)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, err
+	}
+	ids := make([]int64, n)
+	for i := range ids {
+		ids[i] = last + int64(i) + 1
+	}
+	return ids, nil
+}
+
+func (sqliteDialect) forShare() string { return "" }
+
+func (sqliteDialect) contains(col string) string { return "instr(" + col + ", ?) > 0" }
+func (sqliteDialect) forUpdate() string          { return "" }
+
+// lockUnit does nothing: SQLite transactions begin immediate, holding the
+// database's write lock, so they run one at a time already.
+func (sqliteDialect) lockUnit(context.Context, querier, int64) error { return nil }
+
+func (sqliteDialect) isConflict(err error) bool {
+	var e *msqlite.Error
+	return errors.As(err, &e) && (e.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || e.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY)
+}
+
+func (sqliteDialect) isRetryable(error) bool { return false }
+
+// readOnly: a deferred transaction reads one snapshot in WAL mode.
+func (sqliteDialect) readOnly() *sql.TxOptions { return &sql.TxOptions{ReadOnly: true} }
+
+type postgresDialect struct{ schema string }
+
+func (postgresDialect) name() string { return "postgres" }
+
+func (postgresDialect) rebind(q string) string {
+	n := strings.Count(q, "?")
+	if n == 0 {
+		return q
+	}
+	var b strings.Builder
+	b.Grow(len(q) + 3*n)
+	i := 0
+	for _, r := range q {
+		if r == '?' {
+			i++
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(i))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func (postgresDialect) ddl(q string) string {
+	return strings.NewReplacer(
+		"${id}", "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY",
+		"${bytes}", "BYTEA",
+	).Replace(q)
+}
+
+func (postgresDialect) inList(col string, list any) (string, []any) {
+	return col + " = ANY(?)", []any{list}
+}
+
+// insertRows sends each column as one array and inserts the rows of their
+// unnest in one statement, whatever n: one round trip and a statement
+// that is prepared once.
+func (postgresDialect) insertRows(ctx context.Context, q querier, table string, cols []column, n int, value func(i, c int) any) error {
+	names := make([]string, len(cols))
+	casts := make([]string, len(cols))
+	args := make([]any, len(cols))
+	for c, col := range cols {
+		names[c] = col.name
+		casts[c] = "$" + strconv.Itoa(c+1) + "::" + col.pgType + "[]"
+		switch col.pgType {
+		case "bigint":
+			a := make([]int64, n)
+			for i := range a {
+				a[i] = value(i, c).(int64)
+			}
+			args[c] = a
+		default:
+			a := make([]pgtype.Text, n)
+			for i := range a {
+				if v, ok := value(i, c).(string); ok {
+					a[i] = pgtype.Text{String: v, Valid: true}
+				}
+			}
+			args[c] = a
+		}
+	}
+	_, err := q.ExecContext(ctx, "INSERT INTO "+table+" ("+strings.Join(names, ", ")+") SELECT * FROM unnest("+strings.Join(casts, ", ")+")", args...)
+	return err
+}
+
+// reserveIDs draws n values from the identity sequence of table.
+func (postgresDialect) reserveIDs(ctx context.Context, q querier, table string, n int) ([]int64, error) {
+	ids := make([]int64, 0, n)
+	err := queryEach(ctx, q, "SELECT nextval(pg_get_serial_sequence($1, 'id')) FROM generate_series(1, $2)", []any{table, n},
+		func(rows *sql.Rows) error {
+			var id int64
+			err := rows.Scan(&id)
+			ids = append(ids, id)
+			return err
+		})
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(ids)
+	return ids, nil
+}
+
+func (postgresDialect) forShare() string { return " FOR SHARE" }
+
+func (postgresDialect) contains(col string) string { return "strpos(" + col + ", ?) > 0" }
+func (postgresDialect) forUpdate() string          { return " FOR UPDATE" }
+
+func (postgresDialect) lockUnit(ctx context.Context, q querier, key int64) error {
+	_, err := q.ExecContext(ctx, "SELECT pg_advisory_xact_lock($1)", key)
+	return err
+}
+
+func (postgresDialect) readOnly() *sql.TxOptions {
+	return &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead}
+}
+
+func pgCode(err error) string {
+	var e *pgconn.PgError
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ""
+}
+
+func (postgresDialect) isConflict(err error) bool { return pgCode(err) == "23505" }
+
+func (postgresDialect) isRetryable(err error) bool {
+	c := pgCode(err)
+	return c == "40001" || c == "40P01"
+}

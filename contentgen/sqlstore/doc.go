@@ -1,0 +1,97 @@
+// Package sqlstore keeps the state of contentgen in one SQL database:
+// SQLite, embedded and with no server to install, or PostgreSQL, which
+// several processes can share. One code path serves both engines; a small
+// unexported dialect holds what differs between them (placeholders, list
+// parameters, identity columns, row and advisory locks, error codes).
+//
+// # Opening
+//
+// Open takes a DSN and picks the engine from it:
+//
+//	sqlstore.Open(ctx, "contentgen.db", nil)                // a SQLite file, created when missing
+//	sqlstore.Open(ctx, "file:data/cg.db?_pragma=cache_size(-20000)", nil)
+//	sqlstore.Open(ctx, ":memory:", nil)                     // SQLite in memory, gone at Close
+//	sqlstore.Open(ctx, "postgres://user@host:5432/db", &sqlstore.Options{Schema: "contentgen"})
+//
+// SQLite runs through the pure-Go driver modernc.org/sqlite (no cgo), in
+// WAL mode with a busy timeout (Options.BusyTimeout), foreign keys on and
+// synchronous=NORMAL. Writes and transactions go through one connection
+// and begin IMMEDIATE, taking the write lock at once, so writers queue
+// instead of failing with SQLITE_BUSY halfway; reads run on a pool of
+// other connections and see the last commit. Several processes may open
+// the same file. A ":memory:" database lives on its one connection, which
+// serves reads too.
+//
+// PostgreSQL runs through pgx (github.com/jackc/pgx/v5) behind
+// database/sql, which prepares and caches every statement per connection.
+// Options.Schema puts the tables in a schema of their own (created when
+// missing), so that several installations, or test runs, can share a
+// database.
+//
+// # Migrations
+//
+// The schema is built by migrations embedded in the binary
+// (migrations/NNNN_what.sql), applied by Open in one transaction and
+// recorded in the table schema_version, one row per version. They only go
+// forward: a released migration never changes, and Open refuses a
+// database whose version is newer than the build. On PostgreSQL an
+// advisory lock makes concurrent Opens of one schema wait for each other,
+// so a migration never runs twice; on SQLite the immediate transaction
+// does the same. SchemaVersion reports the version.
+//
+// # Stores
+//
+// One DB holds every store, each in its own tables:
+//
+//   - History, a history.Store: Add inserts a batch in one transaction, in
+//     bulk (multi-row VALUES on SQLite, one INSERT from column arrays on
+//     PostgreSQL), and assigns time-ordered UUIDs; List runs
+//     a count and one page query on one snapshot, in the order of an index;
+//     Stats is two grouped queries. Filter.MetaEquals is answered from a
+//     column that indexes the meta values as history.MetaString formats
+//     them, so it matches exactly what history.Filter.Matches does.
+//
+//   - Templates, a templates.Store: Atomic runs a transaction that also
+//     holds the templates lock (an advisory lock on PostgreSQL, the write
+//     lock on SQLite), so units never interleave, also across processes.
+//
+//   - State, a contentgen.StateStore: Update reads the value under a row
+//     lock (SELECT ... FOR UPDATE on PostgreSQL, the immediate transaction
+//     on SQLite) and creates a missing key with INSERT ... ON CONFLICT DO
+//     NOTHING, running fn again when another process created it first; so
+//     concurrent updates of a key are never lost.
+//
+//   - Host, a contentgen.Host: the content platform itself. Post types,
+//     taxonomies and roles are registered configuration (RegisterPostType,
+//     RegisterTaxonomy, RegisterRole), kept in the database; posts, terms
+//     with their hierarchy, term links, users with roles, comments, media
+//     records and the meta of each are tables. Every write is one
+//     transaction that checks the objects it refers to under a lock (so a
+//     concurrent delete cannot slip in), takes its ids up front and
+//     inserts each table in bulk; unique slugs, logins and e-mail
+//     addresses are constraints, reported as contentgen.ErrHostConflict.
+//     Queries read a page and then the terms, roles and meta of the whole
+//     page in one query each. Host implements Trasher, Transactor and
+//     Exister; it does not keep media bytes yet (no MediaStorer).
+//
+// Each passes its conformance suite (historytest, templatetest,
+// hosttest.RunStateStore, hosttest.Run) on both engines.
+//
+// # Transactions
+//
+// InTx (and Host.InTx, which is the same transaction) runs a function in
+// one transaction and hands it a context that carries it. Every store of
+// the same DB called with that context runs in the transaction, so that a
+// batch of content and its history entries are committed or undone
+// together; nested InTx calls become savepoints. A context from another
+// DB, or from a transaction that has ended, is ignored. Inside a
+// transaction, make every call with the context it hands out: on SQLite a
+// write made with another context waits for the one writing connection,
+// which the transaction holds, and so never returns (on ":memory:" a read
+// does too). Statements of goroutines that share a transaction are run one
+// at a time.
+//
+// Errors of a done context match ctx.Err() with errors.Is; not-found
+// results are the stores' own sentinels (history.ErrNotFound,
+// templates.ErrNotFound), never sql.ErrNoRows.
+package sqlstore

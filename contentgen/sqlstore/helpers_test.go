@@ -1,0 +1,182 @@
+package sqlstore_test
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	_ "github.com/jackc/pgx/v5/stdlib"
+	"github.com/stretchr/testify/require"
+
+	"github.com/contentgen/contentgen/contentgen/sqlstore"
+)
+
+// postgresEnv names the variable holding the DSN of the PostgreSQL the
+// tests use, such as postgres://postgres@127.0.0.1:5432/test?sslmode=disable.
+const postgresEnv = "CONTENTGEN_TEST_POSTGRES"
+
+// engine makes fresh, isolated databases of one engine.
+type engine struct {
+	name string
+	// fresh returns the DSN and options of a new, empty database that
+	// goes away at the end of the test.
+	fresh func(t testing.TB) (string, *sqlstore.Options)
+}
+
+// open opens a fresh database with opts (nil for the defaults), closed at
+// the end of the test.
+func (e engine) open(t testing.TB, opts *sqlstore.Options) *sqlstore.DB {
+	t.Helper()
+	dsn, o := e.fresh(t)
+	if opts != nil {
+		schema := o.Schema
+		*o = *opts
+		o.Schema = schema
+	}
+	return openAt(t, dsn, o)
+}
+
+// openAt opens dsn, closed at the end of the test.
+func openAt(t testing.TB, dsn string, opts *sqlstore.Options) *sqlstore.DB {
+	t.Helper()
+	db, err := sqlstore.Open(context.Background(), dsn, opts)
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, db.Close()) })
+	return db
+}
+
+// engines returns SQLite (always) and PostgreSQL (skipped unless
+// postgresEnv is set).
+func engines() []engine {
+	return []engine{
+		{"SQLite", freshSQLite},
+		{"PostgreSQL", freshPostgres},
+	}
+}
+
+// forEachEngine runs fn once per engine, as a subtest named after it.
+func forEachEngine(t *testing.T, fn func(t *testing.T, e engine)) {
+	t.Helper()
+	for _, e := range engines() {
+		t.Run(e.name, func(t *testing.T) {
+			if e.name == "PostgreSQL" {
+				postgresDSN(t) // skips the whole engine when there is no server
+			}
+			t.Parallel()
+			fn(t, e)
+		})
+	}
+}
+
+// freshSQLite names a new SQLite file in a temporary directory.
+func freshSQLite(t testing.TB) (string, *sqlstore.Options) {
+	t.Helper()
+	return filepath.Join(t.TempDir(), "test.db"), &sqlstore.Options{}
+}
+
+// postgresDSN returns the DSN of the test PostgreSQL, skipping the test
+// when there is none.
+func postgresDSN(t testing.TB) string {
+	t.Helper()
+	dsn := os.Getenv(postgresEnv)
+	if dsn == "" {
+		t.Skipf("set %s to a PostgreSQL DSN (such as postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run the PostgreSQL tests", postgresEnv)
+	}
+	return dsn
+}
+
+// schemas keeps the PostgreSQL schemas of this test process: a schema is
+// made and migrated once, emptied when its test ends and handed to the
+// next test, and dropped by TestMain. Creating and dropping the tables of
+// every subtest would cost far more than emptying them.
+var schemas struct {
+	mu   sync.Mutex
+	free []string
+	all  []string
+}
+
+// freshPostgres names an empty schema of the test PostgreSQL, emptied
+// again at the end of the test.
+func freshPostgres(t testing.TB) (string, *sqlstore.Options) {
+	t.Helper()
+	dsn := postgresDSN(t)
+	schemas.mu.Lock()
+	var schema string
+	if n := len(schemas.free); n > 0 {
+		schema, schemas.free = schemas.free[n-1], schemas.free[:n-1]
+	} else {
+		b := make([]byte, 6)
+		_, _ = rand.Read(b)
+		schema = "cgtest_" + hex.EncodeToString(b)
+		schemas.all = append(schemas.all, schema)
+	}
+	schemas.mu.Unlock()
+	t.Cleanup(func() {
+		if err := emptySchema(dsn, schema); err != nil {
+			t.Errorf("emptying schema %s: %v", schema, err)
+			return
+		}
+		schemas.mu.Lock()
+		schemas.free = append(schemas.free, schema)
+		schemas.mu.Unlock()
+	})
+	// Commits of a test need not wait for the disk.
+	sep := "?"
+	if strings.Contains(dsn, "?") {
+		sep = "&"
+	}
+	return dsn + sep + "synchronous_commit=off", &sqlstore.Options{Schema: schema, MaxConns: 4}
+}
+
+// emptySchema removes the rows of every table of schema but the schema
+// version, and restarts the identity sequences.
+func emptySchema(dsn, schema string) error {
+	admin, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return err
+	}
+	defer admin.Close()
+	rows, err := admin.Query("SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename <> 'schema_version'", schema)
+	if err != nil {
+		return err
+	}
+	var tables []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			rows.Close()
+			return err
+		}
+		tables = append(tables, pgx.Identifier{schema, name}.Sanitize())
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(tables) == 0 {
+		return err
+	}
+	_, err = admin.Exec("TRUNCATE " + strings.Join(tables, ", ") + " RESTART IDENTITY")
+	return err
+}
+
+// TestMain drops the PostgreSQL schemas the tests made.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if dsn := os.Getenv(postgresEnv); dsn != "" && len(schemas.all) > 0 {
+		if admin, err := sql.Open("pgx", dsn); err == nil {
+			for _, s := range schemas.all {
+				if _, err := admin.Exec("DROP SCHEMA IF EXISTS " + pgx.Identifier{s}.Sanitize() + " CASCADE"); err != nil {
+					fmt.Fprintf(os.Stderr, "dropping schema %s: %v\n", s, err)
+				}
+			}
+			_ = admin.Close()
+		}
+	}
+	os.Exit(code)
+}

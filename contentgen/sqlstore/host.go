@@ -1,0 +1,462 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/contentgen/contentgen/contentgen"
+)
+
+// Compile-time checks of the interfaces Host implements.
+var (
+	_ contentgen.Host       = (*Host)(nil)
+	_ contentgen.Trasher    = (*Host)(nil)
+	_ contentgen.Transactor = (*Host)(nil)
+	_ contentgen.Exister    = (*Host)(nil)
+)
+
+// ErrInvalid is wrapped by the errors of Host writes whose input breaks a
+// rule of the host: an unknown post type, taxonomy, role or status, or a
+// registration with a bad name.
+var ErrInvalid = errors.New("sqlstore: invalid input")
+
+// HostOptions configures a Host. The zero value (or nil) gives the
+// defaults.
+type HostOptions struct {
+	// Site describes the installation; an empty Name is "contentgen", an
+	// empty URL "http://localhost:8080" (a trailing slash is removed), an
+	// empty AdminURL the URL plus "/wp-admin", an empty Locale "en_US".
+	Site contentgen.Site
+}
+
+// Host is a contentgen.Host over the database: the content platform kept
+// in SQL, in the same database (and, through InTx, the same transactions)
+// as the history. Post types, taxonomies and roles are registered
+// configuration, kept in the database. It implements Trasher, Transactor
+// and Exister. It is safe for concurrent use; every write is one
+// transaction, so a failing batch stores nothing and readers never see
+// part of one.
+type Host struct {
+	db   *DB
+	site contentgen.Site
+	// ts is the transaction of a Host handed out by InTx, nil otherwise.
+	ts *txState
+}
+
+// Host returns the content host of the database.
+func (db *DB) Host(opts *HostOptions) *Host {
+	var site contentgen.Site
+	if opts != nil {
+		site = opts.Site
+	}
+	if site.Name == "" {
+		site.Name = "contentgen"
+	}
+	if site.URL == "" {
+		site.URL = "http://localhost:8080"
+	}
+	site.URL = strings.TrimRight(site.URL, "/")
+	if site.AdminURL == "" {
+		site.AdminURL = site.URL + "/wp-admin"
+	}
+	if site.Locale == "" {
+		site.Locale = "en_US"
+	}
+	return &Host{db: db, site: site}
+}
+
+// errTxEnded is returned by a Host of InTx used after its transaction.
+var errTxEnded = errors.New("sqlstore: host of a transaction used after it ended")
+
+// reader returns where the host's reads run.
+func (h *Host) reader(ctx context.Context) (querier, error) {
+	if h.ts != nil {
+		if h.ts.ended() {
+			return nil, errTxEnded
+		}
+		return lockedTx{h.ts}, nil
+	}
+	return h.db.reader(ctx), nil
+}
+
+// maxWriteAttempts bounds the runs of a write of its own transaction that
+// PostgreSQL aborted as a deadlock or serialisation failure.
+const maxWriteAttempts = 3
+
+// write runs fn in a transaction: the Host's own, the one ctx carries, or
+// a new one. In a new one, fn is run again when the engine aborted it as
+// a deadlock or serialisation failure: the Host's writes only touch the
+// database, so running them again is safe.
+func (h *Host) write(ctx context.Context, fn func(ctx context.Context, q querier) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if h.ts != nil {
+		if h.ts.ended() {
+			return errTxEnded
+		}
+		ctx = context.WithValue(ctx, txKey{}, h.ts)
+	}
+	if h.db.txOf(ctx) != nil {
+		return h.db.inTx(ctx, fn)
+	}
+	var err error
+	for range maxWriteAttempts {
+		if err = h.db.inTx(ctx, fn); !h.db.d.isRetryable(err) {
+			return err
+		}
+	}
+	return err
+}
+
+func (ts *txState) ended() bool {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return ts.done
+}
+
+// InTx implements contentgen.Transactor: fn runs in one transaction of the
+// database, which the other stores of the DB join when called with the
+// context fn receives, so content and its history commit together. Nested
+// calls run in savepoints.
+func (h *Host) InTx(ctx context.Context, fn func(ctx context.Context, tx contentgen.Host) error) error {
+	if fn == nil {
+		return fmt.Errorf("%w: nil transaction function", ErrInvalid)
+	}
+	return h.write(ctx, func(ctx context.Context, _ querier) error {
+		return fn(ctx, &Host{db: h.db, site: h.site, ts: h.db.txOf(ctx)})
+	})
+}
+
+// Registration.
+
+const (
+	regPostType = "post_type"
+	regTaxonomy = "taxonomy"
+	regRole     = "role"
+)
+
+var validNameRE = regexp.MustCompile(`^[a-z0-9_-]+$`)
+
+func validName(name string, max int) bool {
+	return len(name) <= max && validNameRE.MatchString(name)
+}
+
+// register stores the configuration of a post type, taxonomy or role,
+// replacing an earlier one of the same name (which keeps its position).
+func (h *Host) register(ctx context.Context, kind, name string, config any) error {
+	b, err := json.Marshal(config)
+	if err != nil {
+		return fmt.Errorf("sqlstore: encoding %s %q: %w", kind, name, err)
+	}
+	return h.write(ctx, func(ctx context.Context, q querier) error {
+		var pos int64
+		if err := queryRow(ctx, q, h.db.d.rebind("SELECT COUNT(*) FROM host_registry WHERE kind = ?"), []any{kind}, &pos); err != nil {
+			return fail(ctx, "registering "+kind, err)
+		}
+		_, err := q.ExecContext(ctx, h.db.d.rebind(`INSERT INTO host_registry (kind, name, position, config) VALUES (?, ?, ?, ?)
+	ON CONFLICT (kind, name) DO UPDATE SET config = excluded.config`), kind, name, pos, string(b))
+		return fail(ctx, "registering "+kind, err)
+	})
+}
+
+// RegisterPostType registers pt, or replaces the registration of its
+// name. The name must be 1-20 characters of a-z, 0-9, '_' and '-'; Label
+// defaults to the name; Count is ignored. Taxonomies may name taxonomies
+// registered later; a taxonomy that lists the post type is linked to it
+// either way.
+func (h *Host) RegisterPostType(ctx context.Context, pt contentgen.PostType) error {
+	if !validName(pt.Name, 20) {
+		return fmt.Errorf("%w: post type name %q must be 1-20 characters of a-z, 0-9, _ and -", ErrInvalid, pt.Name)
+	}
+	if pt.Label == "" {
+		pt.Label = pt.Name
+	}
+	pt.Count = nil
+	return h.register(ctx, regPostType, pt.Name, pt)
+}
+
+// RegisterTaxonomy registers tax, or replaces the registration of its
+// name. The name must be 1-32 characters of a-z, 0-9, '_' and '-'; Label
+// defaults to the name; Count is ignored.
+func (h *Host) RegisterTaxonomy(ctx context.Context, tax contentgen.Taxonomy) error {
+	if !validName(tax.Name, 32) {
+		return fmt.Errorf("%w: taxonomy name %q must be 1-32 characters of a-z, 0-9, _ and -", ErrInvalid, tax.Name)
+	}
+	if tax.Label == "" {
+		tax.Label = tax.Name
+	}
+	tax.Count = 0
+	return h.register(ctx, regTaxonomy, tax.Name, tax)
+}
+
+// RegisterRole registers a role, or replaces the registration of its slug
+// (1-64 characters of a-z, 0-9, '_' and '-').
+func (h *Host) RegisterRole(ctx context.Context, r contentgen.Role) error {
+	if !validName(r.Slug, 64) {
+		return fmt.Errorf("%w: role slug %q must be 1-64 characters of a-z, 0-9, _ and -", ErrInvalid, r.Slug)
+	}
+	return h.register(ctx, regRole, r.Slug, r)
+}
+
+// registered reads the configurations of kind in registration order.
+func registered[T any](ctx context.Context, h *Host, q querier, kind string) ([]T, error) {
+	var out []T
+	err := queryEach(ctx, q, h.db.d.rebind("SELECT config FROM host_registry WHERE kind = ? ORDER BY position, name"), []any{kind},
+		func(rows *sql.Rows) error {
+			var b string
+			if err := rows.Scan(&b); err != nil {
+				return err
+			}
+			var v T
+			if err := json.Unmarshal([]byte(b), &v); err != nil {
+				return fmt.Errorf("decoding a registered %s: %w", kind, err)
+			}
+			out = append(out, v)
+			return nil
+		})
+	if err != nil {
+		return nil, fail(ctx, "reading registered "+kind+"s", err)
+	}
+	return out, nil
+}
+
+// Discovery.
+
+// Site implements contentgen.Host.
+func (h *Host) Site(ctx context.Context) (contentgen.Site, error) {
+	if err := ctx.Err(); err != nil {
+		return contentgen.Site{}, err
+	}
+	return h.site, nil
+}
+
+// Roles implements contentgen.Host.
+func (h *Host) Roles(ctx context.Context) ([]contentgen.Role, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	q, err := h.reader(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return registered[contentgen.Role](ctx, h, q, regRole)
+}
+
+// PostTypes implements contentgen.Host: the registered post types, each
+// linked to the taxonomies it lists or that list it, with its posts
+// counted by status in one grouped query.
+func (h *Host) PostTypes(ctx context.Context) ([]contentgen.PostType, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	q, err := h.reader(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var types []contentgen.PostType
+	var taxes []contentgen.Taxonomy
+	counts := map[string]map[string]int{}
+	err = h.db.readTxOn(ctx, q, func(ctx context.Context, q querier) error {
+		var err error
+		if types, err = registered[contentgen.PostType](ctx, h, q, regPostType); err != nil {
+			return err
+		}
+		if taxes, err = registered[contentgen.Taxonomy](ctx, h, q, regTaxonomy); err != nil {
+			return err
+		}
+		return queryEach(ctx, q, "SELECT type, status, COUNT(*) FROM posts GROUP BY type, status", nil, func(rows *sql.Rows) error {
+			var typ, status string
+			var n int
+			if err := rows.Scan(&typ, &status, &n); err != nil {
+				return err
+			}
+			if counts[typ] == nil {
+				counts[typ] = map[string]int{}
+			}
+			counts[typ][status] = n
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fail(ctx, "reading post types", err)
+	}
+	for i := range types {
+		pt := &types[i]
+		for _, tx := range taxes {
+			if slices.Contains(tx.PostTypes, pt.Name) && !slices.Contains(pt.Taxonomies, tx.Name) {
+				pt.Taxonomies = append(pt.Taxonomies, tx.Name)
+			}
+		}
+		pt.Count = counts[pt.Name]
+		if pt.Count == nil {
+			pt.Count = map[string]int{}
+		}
+	}
+	return types, nil
+}
+
+// Taxonomies implements contentgen.Host: the registered taxonomies, each
+// linked to the post types it lists or that list it, with its terms
+// counted in one grouped query.
+func (h *Host) Taxonomies(ctx context.Context) ([]contentgen.Taxonomy, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	q, err := h.reader(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var types []contentgen.PostType
+	var taxes []contentgen.Taxonomy
+	counts := map[string]int{}
+	err = h.db.readTxOn(ctx, q, func(ctx context.Context, q querier) error {
+		var err error
+		if types, err = registered[contentgen.PostType](ctx, h, q, regPostType); err != nil {
+			return err
+		}
+		if taxes, err = registered[contentgen.Taxonomy](ctx, h, q, regTaxonomy); err != nil {
+			return err
+		}
+		return queryEach(ctx, q, "SELECT taxonomy, COUNT(*) FROM terms GROUP BY taxonomy", nil, func(rows *sql.Rows) error {
+			var tax string
+			var n int
+			if err := rows.Scan(&tax, &n); err != nil {
+				return err
+			}
+			counts[tax] = n
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fail(ctx, "reading taxonomies", err)
+	}
+	for i := range taxes {
+		tx := &taxes[i]
+		for _, pt := range types {
+			if slices.Contains(pt.Taxonomies, tx.Name) && !slices.Contains(tx.PostTypes, pt.Name) {
+				tx.PostTypes = append(tx.PostTypes, pt.Name)
+			}
+		}
+		tx.Count = counts[tx.Name]
+	}
+	return taxes, nil
+}
+
+// readTxOn runs fn on one snapshot: q when it is a transaction, else a
+// new read-only transaction.
+func (db *DB) readTxOn(ctx context.Context, q querier, fn func(ctx context.Context, q querier) error) error {
+	if _, ok := q.(lockedTx); ok {
+		return fn(ctx, q)
+	}
+	return db.readTx(ctx, fn)
+}
+
+// Query building.
+
+// where collects the conditions of a query and their arguments.
+type where struct {
+	d     dialect
+	conds []string
+	args  []any
+	// none is set when a condition selects nothing (an empty IDs filter).
+	none bool
+}
+
+func (w *where) add(cond string, args ...any) {
+	w.conds = append(w.conds, cond)
+	w.args = append(w.args, args...)
+}
+
+func (w *where) ids(col string, f contentgen.IDFilter) {
+	if !f.Active() {
+		return
+	}
+	if len(f.List()) == 0 {
+		w.none = true
+		return
+	}
+	c, a := w.d.inList(col, slices.Clone(f.List()))
+	w.add(c, a...)
+}
+
+func (w *where) strs(col string, list []string) {
+	if len(list) == 0 {
+		return
+	}
+	c, a := w.d.inList(col, slices.Clone(list))
+	w.add(c, a...)
+}
+
+// meta keeps objects of kind (whose id is in idCol) having key, with
+// value when it is not empty.
+func (w *where) meta(kind contentgen.ObjectKind, idCol, key, value string) {
+	if key == "" {
+		return
+	}
+	if value == "" {
+		w.add("EXISTS (SELECT 1 FROM meta m WHERE m.kind = ? AND m.object_id = "+idCol+" AND m.meta_key = ?)", string(kind), key)
+		return
+	}
+	w.add("EXISTS (SELECT 1 FROM meta m WHERE m.kind = ? AND m.object_id = "+idCol+" AND m.meta_key = ? AND m.meta_value = ?)", string(kind), key, value)
+}
+
+// search keeps rows where one of cols contains s, ignoring case.
+func (w *where) search(s string, cols ...string) {
+	if s == "" {
+		return
+	}
+	pattern := "%" + likeEscaper.Replace(strings.ToLower(s)) + "%"
+	parts := make([]string, len(cols))
+	args := make([]any, len(cols))
+	for i, c := range cols {
+		parts[i] = "LOWER(" + c + ") LIKE ? ESCAPE '\\'"
+		args[i] = pattern
+	}
+	w.add("("+strings.Join(parts, " OR ")+")", args...)
+}
+
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// sql returns " WHERE ..." (or "") and the arguments.
+func (w *where) sql() string {
+	if len(w.conds) == 0 {
+		return ""
+	}
+	return " WHERE " + strings.Join(w.conds, " AND ")
+}
+
+// page returns the ORDER BY id, LIMIT and OFFSET of a query and appends
+// their arguments.
+func (w *where) page(limit, offset int) string {
+	l := int64(math.MaxInt64)
+	if limit > 0 {
+		l = int64(limit)
+	}
+	w.args = append(w.args, l, int64(max(offset, 0)))
+	return " ORDER BY id LIMIT ? OFFSET ?"
+}
+
+// Times.
+
+func encDate(t time.Time) int64 {
+	if t.IsZero() {
+		return math.MinInt64
+	}
+	return t.UnixMicro()
+}
+
+func decDate(v int64) time.Time {
+	if v == math.MinInt64 {
+		return time.Time{}
+	}
+	return time.UnixMicro(v).UTC()
+}

@@ -1,0 +1,314 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+
+	"github.com/contentgen/contentgen/contentgen"
+)
+
+// tableOf returns the table of a kind of object.
+func tableOf(kind contentgen.ObjectKind) (string, error) {
+	switch kind {
+	case contentgen.KindPost:
+		return "posts", nil
+	case contentgen.KindTerm:
+		return "terms", nil
+	case contentgen.KindUser:
+		return "users", nil
+	case contentgen.KindComment:
+		return "comments", nil
+	case contentgen.KindMedia:
+		return "media", nil
+	}
+	return "", fmt.Errorf("%w: unknown object kind %q", ErrInvalid, kind)
+}
+
+// uniqueIDs returns the distinct non-zero ids, sorted.
+func uniqueIDs(ids []int64) []int64 {
+	out := make([]int64, 0, len(ids))
+	for _, id := range ids {
+		if id != 0 {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// parents returns the parent_id of the rows of table among ids that exist,
+// by id, locking them (FOR UPDATE on PostgreSQL) for the delete that
+// follows.
+func (h *Host) parents(ctx context.Context, q querier, table string, ids []int64) (map[int64]int64, error) {
+	out := map[int64]int64{}
+	ids = uniqueIDs(ids)
+	if len(ids) == 0 {
+		return out, nil
+	}
+	cond, args := h.db.d.inList("id", ids)
+	err := queryEach(ctx, q, h.db.d.rebind("SELECT id, parent_id FROM "+table+" WHERE "+cond+h.db.d.forUpdate()), args,
+		func(rows *sql.Rows) error {
+			var id, parent int64
+			err := rows.Scan(&id, &parent)
+			out[id] = parent
+			return err
+		})
+	return out, err
+}
+
+// existing returns which of ids exist in table, locking them against
+// deletion until the transaction ends (FOR SHARE on PostgreSQL) when lock
+// is set.
+func (h *Host) existing(ctx context.Context, q querier, table string, ids []int64, lock bool) (map[int64]bool, error) {
+	out := map[int64]bool{}
+	ids = uniqueIDs(ids)
+	if len(ids) == 0 {
+		return out, nil
+	}
+	cond, args := h.db.d.inList("id", ids)
+	suffix := ""
+	if lock {
+		suffix = h.db.d.forShare()
+	}
+	err := queryEach(ctx, q, h.db.d.rebind("SELECT id FROM "+table+" WHERE "+cond+suffix), args, func(rows *sql.Rows) error {
+		var id int64
+		err := rows.Scan(&id)
+		out[id] = true
+		return err
+	})
+	return out, err
+}
+
+// requireRefs checks, inside the write, that every non-zero id of refs
+// exists in table, and keeps them from being deleted until the commit.
+func (h *Host) requireRefs(ctx context.Context, q querier, table, what string, refs []int64) error {
+	found, err := h.existing(ctx, q, table, refs, true)
+	if err != nil {
+		return fail(ctx, "checking "+what+"s", err)
+	}
+	for _, id := range refs {
+		if id != 0 && !found[id] {
+			return fmt.Errorf("sqlstore: %w: %s %d does not exist", contentgen.ErrHostReference, what, id)
+		}
+	}
+	return nil
+}
+
+// reparent moves the rows of table whose parent is being removed to the
+// nearest ancestor that stays: anc maps each removed id to its parent.
+func (h *Host) reparent(ctx context.Context, q querier, table string, anc map[int64]int64) error {
+	if len(anc) == 0 {
+		return nil
+	}
+	removed := make([]int64, 0, len(anc))
+	for id := range anc {
+		removed = append(removed, id)
+	}
+	slices.Sort(removed)
+	cond, args := h.db.d.inList("parent_id", removed)
+	moves := map[int64][]int64{}
+	err := queryEach(ctx, q, h.db.d.rebind("SELECT id, parent_id FROM "+table+" WHERE "+cond), args, func(rows *sql.Rows) error {
+		var id, p int64
+		if err := rows.Scan(&id, &p); err != nil {
+			return err
+		}
+		if _, gone := anc[id]; gone && table != "media" {
+			return nil
+		}
+		for range len(anc) + 1 {
+			next, gone := anc[p]
+			if !gone {
+				break
+			}
+			p = next
+		}
+		moves[p] = append(moves[p], id)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for p, ids := range moves {
+		cond, args := h.db.d.inList("id", ids)
+		if _, err := q.ExecContext(ctx, h.db.d.rebind("UPDATE "+table+" SET parent_id = ? WHERE "+cond), append([]any{p}, args...)...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deleteIn deletes the rows of table whose column col is among ids.
+func (h *Host) deleteIn(ctx context.Context, q querier, table, col string, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	cond, args := h.db.d.inList(col, ids)
+	_, err := q.ExecContext(ctx, h.db.d.rebind("DELETE FROM "+table+" WHERE "+cond), args...)
+	return err
+}
+
+// deleteMeta removes the meta of objects.
+func (h *Host) deleteMeta(ctx context.Context, q querier, kind contentgen.ObjectKind, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	cond, args := h.db.d.inList("object_id", ids)
+	_, err := q.ExecContext(ctx, h.db.d.rebind("DELETE FROM meta WHERE kind = ? AND "+cond), append([]any{string(kind)}, args...)...)
+	return err
+}
+
+var metaCols = []column{{"kind", "text"}, {"object_id", "bigint"}, {"meta_key", "text"}, {"meta_value", "text"}}
+
+// insertMeta stores the meta of new objects.
+func (h *Host) insertMeta(ctx context.Context, q querier, kind contentgen.ObjectKind, ids []int64, metas []contentgen.Meta) error {
+	type kv struct {
+		id   int64
+		k, v string
+	}
+	var rows []kv
+	for i, m := range metas {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			rows = append(rows, kv{ids[i], k, m[k]})
+		}
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	return h.db.d.insertRows(ctx, q, "meta", metaCols, len(rows), func(i, c int) any {
+		switch c {
+		case 0:
+			return string(kind)
+		case 1:
+			return rows[i].id
+		case 2:
+			return rows[i].k
+		default:
+			return rows[i].v
+		}
+	})
+}
+
+// loadMeta reads the meta of objects in one query; every id gets a
+// non-nil Meta.
+func (h *Host) loadMeta(ctx context.Context, q querier, kind contentgen.ObjectKind, ids []int64) (map[int64]contentgen.Meta, error) {
+	out := make(map[int64]contentgen.Meta, len(ids))
+	for _, id := range ids {
+		out[id] = contentgen.Meta{}
+	}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	cond, args := h.db.d.inList("object_id", ids)
+	err := queryEach(ctx, q, h.db.d.rebind("SELECT object_id, meta_key, meta_value FROM meta WHERE kind = ? AND "+cond),
+		append([]any{string(kind)}, args...), func(rows *sql.Rows) error {
+			var id int64
+			var k, v string
+			if err := rows.Scan(&id, &k, &v); err != nil {
+				return err
+			}
+			if m := out[id]; m != nil {
+				m[k] = v
+			}
+			return nil
+		})
+	return out, err
+}
+
+// Meta implements contentgen.Host.
+func (h *Host) Meta(ctx context.Context, kind contentgen.ObjectKind, id int64) (contentgen.Meta, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	table, err := tableOf(kind)
+	if err != nil {
+		return nil, err
+	}
+	q, err := h.reader(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var m contentgen.Meta
+	err = h.db.readTxOn(ctx, q, func(ctx context.Context, q querier) error {
+		found, err := h.existing(ctx, q, table, []int64{id}, false)
+		if err != nil {
+			return err
+		}
+		if !found[id] {
+			return fmt.Errorf("sqlstore: %w: %s %d", contentgen.ErrHostNotFound, kind, id)
+		}
+		all, err := h.loadMeta(ctx, q, kind, []int64{id})
+		m = all[id]
+		return err
+	})
+	if err != nil {
+		return nil, fail(ctx, "reading meta", err)
+	}
+	return m, nil
+}
+
+// SetMeta implements contentgen.Host, with one multi-row upsert.
+func (h *Host) SetMeta(ctx context.Context, kind contentgen.ObjectKind, id int64, m contentgen.Meta) error {
+	table, err := tableOf(kind)
+	if err != nil {
+		return err
+	}
+	keys := make([]string, 0, len(m))
+	args := make([]any, 0, 4*len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		args = append(args, string(kind), id, k, m[k])
+	}
+	return h.write(ctx, func(ctx context.Context, q querier) error {
+		found, err := h.existing(ctx, q, table, []int64{id}, true)
+		if err != nil {
+			return fail(ctx, "setting meta", err)
+		}
+		if !found[id] {
+			return fmt.Errorf("sqlstore: %w: %s %d", contentgen.ErrHostNotFound, kind, id)
+		}
+		if len(keys) == 0 {
+			return nil
+		}
+		stmt := "INSERT INTO meta (kind, object_id, meta_key, meta_value) VALUES (?,?,?,?)"
+		for range len(keys) - 1 {
+			stmt += ",(?,?,?,?)"
+		}
+		stmt += " ON CONFLICT (kind, object_id, meta_key) DO UPDATE SET meta_value = excluded.meta_value"
+		_, err = q.ExecContext(ctx, h.db.d.rebind(stmt), args...)
+		return fail(ctx, "setting meta", err)
+	})
+}
+
+// Exist implements contentgen.Exister in one query.
+func (h *Host) Exist(ctx context.Context, kind contentgen.ObjectKind, ids []int64) ([]bool, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	table, err := tableOf(kind)
+	if err != nil {
+		return nil, err
+	}
+	q, err := h.reader(ctx)
+	if err != nil {
+		return nil, err
+	}
+	found, err := h.existing(ctx, q, table, ids, false)
+	if err != nil {
+		return nil, fail(ctx, "checking existence", err)
+	}
+	out := make([]bool, len(ids))
+	for i, id := range ids {
+		out[i] = found[id]
+	}
+	return out, nil
+}

@@ -1,0 +1,597 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/contentgen/contentgen/contentgen"
+)
+
+var userCols = []column{
+	{"id", "bigint"}, {"login", "text"}, {"email", "text"}, {"email_lower", "text"}, {"display_name", "text"},
+	{"first_name", "text"}, {"last_name", "text"}, {"description", "text"}, {"url", "text"}, {"registered", "bigint"},
+}
+
+var userRoleCols = []column{{"user_id", "bigint"}, {"position", "bigint"}, {"role", "text"}}
+
+// CreateUsers implements contentgen.Host. Logins and e-mail addresses
+// (ignoring case) are unique by constraint: a clash, with a stored user or
+// within the batch, fails the batch with ErrHostConflict.
+func (h *Host) CreateUsers(ctx context.Context, users []contentgen.User) ([]int64, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(users) == 0 {
+		return []int64{}, nil
+	}
+	var ids []int64
+	err := h.write(ctx, func(ctx context.Context, q querier) error {
+		roles, err := registered[contentgen.Role](ctx, h, q, regRole)
+		if err != nil {
+			return err
+		}
+		type userRole struct {
+			user, pos int64
+			role      string
+		}
+		var links []userRole
+		if ids, err = h.db.d.reserveIDs(ctx, q, "users", len(users)); err != nil {
+			return fail(ctx, "creating users", err)
+		}
+		for i, u := range users {
+			if u.Login == "" {
+				return fmt.Errorf("%w: user %d has no login", ErrInvalid, i)
+			}
+			for j, r := range u.Roles {
+				if !slices.ContainsFunc(roles, func(x contentgen.Role) bool { return x.Slug == r }) {
+					return fmt.Errorf("%w: user %d: role %q is not registered", ErrInvalid, i, r)
+				}
+				links = append(links, userRole{ids[i], int64(j), r})
+			}
+		}
+		err = h.db.d.insertRows(ctx, q, "users", userCols, len(users), func(i, c int) any {
+			u := &users[i]
+			switch c {
+			case 0:
+				return ids[i]
+			case 1:
+				return u.Login
+			case 2:
+				return u.Email
+			case 3:
+				return strings.ToLower(u.Email)
+			case 4:
+				return u.DisplayName
+			case 5:
+				return u.FirstName
+			case 6:
+				return u.LastName
+			case 7:
+				return u.Description
+			case 8:
+				return u.URL
+			default:
+				return encDate(u.Registered)
+			}
+		})
+		if err != nil {
+			return h.conflict(ctx, "creating users", err)
+		}
+		if len(links) > 0 {
+			err = h.db.d.insertRows(ctx, q, "user_roles", userRoleCols, len(links), func(i, c int) any {
+				switch c {
+				case 0:
+					return links[i].user
+				case 1:
+					return links[i].pos
+				default:
+					return links[i].role
+				}
+			})
+			if err != nil {
+				return fail(ctx, "storing user roles", err)
+			}
+		}
+		metas := make([]contentgen.Meta, len(users))
+		for i := range users {
+			metas[i] = users[i].Meta
+		}
+		return fail(ctx, "storing user meta", h.insertMeta(ctx, q, contentgen.KindUser, ids, metas))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ids, nil
+}
+
+// Users implements contentgen.Host in three queries: the users, their
+// roles and their meta.
+func (h *Host) Users(ctx context.Context, uq contentgen.UserQuery) ([]contentgen.User, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	q, err := h.reader(ctx)
+	if err != nil {
+		return nil, err
+	}
+	w := &where{d: h.db.d}
+	w.ids("id", uq.IDs)
+	if len(uq.Roles) > 0 {
+		c, a := h.db.d.inList("r.role", slices.Clone(uq.Roles))
+		w.add("EXISTS (SELECT 1 FROM user_roles r WHERE r.user_id = users.id AND "+c+")", a...)
+	}
+	if uq.Login != "" {
+		w.add("login = ?", uq.Login)
+	}
+	if uq.Email != "" {
+		w.add("email_lower = ?", strings.ToLower(uq.Email))
+	}
+	w.meta(contentgen.KindUser, "users.id", uq.MetaKey, uq.MetaValue)
+	w.search(uq.Search, "login", "display_name", "email")
+	out := []contentgen.User{}
+	if w.none {
+		return out, nil
+	}
+	query := "SELECT id, login, email, display_name, first_name, last_name, description, url, registered FROM users" +
+		w.sql() + w.page(uq.Limit, uq.Offset)
+	err = h.db.readTxOn(ctx, q, func(ctx context.Context, q querier) error {
+		out = out[:0]
+		err := queryEach(ctx, q, h.db.d.rebind(query), w.args, func(rows *sql.Rows) error {
+			var u contentgen.User
+			var reg int64
+			if err := rows.Scan(&u.ID, &u.Login, &u.Email, &u.DisplayName, &u.FirstName, &u.LastName, &u.Description, &u.URL, &reg); err != nil {
+				return err
+			}
+			u.Registered = decDate(reg)
+			out = append(out, u)
+			return nil
+		})
+		if err != nil || len(out) == 0 {
+			return err
+		}
+		ids := make([]int64, len(out))
+		byID := make(map[int64]*contentgen.User, len(out))
+		for i := range out {
+			ids[i] = out[i].ID
+			byID[out[i].ID] = &out[i]
+		}
+		metas, err := h.loadMeta(ctx, q, contentgen.KindUser, ids)
+		if err != nil {
+			return err
+		}
+		for i := range out {
+			out[i].Meta = metas[out[i].ID]
+		}
+		cond, args := h.db.d.inList("user_id", ids)
+		return queryEach(ctx, q, h.db.d.rebind("SELECT user_id, role FROM user_roles WHERE "+cond+" ORDER BY user_id, position"), args,
+			func(rows *sql.Rows) error {
+				var id int64
+				var role string
+				if err := rows.Scan(&id, &role); err != nil {
+					return err
+				}
+				if u := byID[id]; u != nil {
+					u.Roles = append(u.Roles, role)
+				}
+				return nil
+			})
+	})
+	if err != nil {
+		return nil, fail(ctx, "reading users", err)
+	}
+	return out, nil
+}
+
+// DeleteUsers implements contentgen.Host.
+func (h *Host) DeleteUsers(ctx context.Context, ids []int64, reassignTo int64) error {
+	if reassignTo != 0 && slices.Contains(ids, reassignTo) {
+		return fmt.Errorf("%w: cannot reassign posts to user %d, which is being deleted", ErrInvalid, reassignTo)
+	}
+	return h.write(ctx, func(ctx context.Context, q querier) error {
+		found, err := h.existing(ctx, q, "users", ids, false)
+		if err != nil || len(found) == 0 {
+			return fail(ctx, "deleting users", err)
+		}
+		removed := make([]int64, 0, len(found))
+		for id := range found {
+			removed = append(removed, id)
+		}
+		slices.Sort(removed)
+		cond, args := h.db.d.inList("author_id", removed)
+		if reassignTo != 0 {
+			if err := h.requireRefs(ctx, q, "users", "heir", []int64{reassignTo}); err != nil {
+				return err
+			}
+			if _, err := q.ExecContext(ctx, h.db.d.rebind("UPDATE posts SET author_id = ? WHERE "+cond), append([]any{reassignTo}, args...)...); err != nil {
+				return fail(ctx, "reassigning posts", err)
+			}
+		} else {
+			var posts []int64
+			err := queryEach(ctx, q, h.db.d.rebind("SELECT id FROM posts WHERE "+cond), args, func(rows *sql.Rows) error {
+				var id int64
+				err := rows.Scan(&id)
+				posts = append(posts, id)
+				return err
+			})
+			if err == nil {
+				err = h.deletePosts(ctx, q, posts)
+			}
+			if err != nil {
+				return fail(ctx, "deleting the posts of users", err)
+			}
+		}
+		cond, args = h.db.d.inList("user_id", removed)
+		if _, err := q.ExecContext(ctx, h.db.d.rebind("UPDATE comments SET user_id = 0 WHERE "+cond), args...); err != nil {
+			return fail(ctx, "deleting users", err)
+		}
+		err = h.deleteIn(ctx, q, "user_roles", "user_id", removed)
+		if err == nil {
+			err = h.deleteMeta(ctx, q, contentgen.KindUser, removed)
+		}
+		if err == nil {
+			err = h.deleteIn(ctx, q, "users", "id", removed)
+		}
+		return fail(ctx, "deleting users", err)
+	})
+}
+
+var commentCols = []column{
+	{"id", "bigint"}, {"post_id", "bigint"}, {"parent_id", "bigint"}, {"user_id", "bigint"}, {"author_name", "text"},
+	{"author_email", "text"}, {"author_url", "text"}, {"content", "text"}, {"status", "text"}, {"date", "bigint"},
+}
+
+// CreateComments implements contentgen.Host.
+func (h *Host) CreateComments(ctx context.Context, comments []contentgen.Comment) ([]int64, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(comments) == 0 {
+		return []int64{}, nil
+	}
+	var ids []int64
+	err := h.write(ctx, func(ctx context.Context, q querier) error {
+		var posts, users, parents []int64
+		for _, c := range comments {
+			posts = append(posts, c.PostID)
+			users = append(users, c.UserID)
+			parents = append(parents, c.ParentID)
+		}
+		for i, c := range comments {
+			if c.PostID == 0 {
+				return fmt.Errorf("%w: comment %d names no post", ErrInvalid, i)
+			}
+		}
+		if err := h.requireRefs(ctx, q, "posts", "post", posts); err != nil {
+			return err
+		}
+		if err := h.requireRefs(ctx, q, "users", "user", users); err != nil {
+			return err
+		}
+		parentPost := map[int64]int64{}
+		if ps := uniqueIDs(parents); len(ps) > 0 {
+			cond, args := h.db.d.inList("id", ps)
+			err := queryEach(ctx, q, h.db.d.rebind("SELECT id, post_id FROM comments WHERE "+cond+h.db.d.forShare()), args,
+				func(rows *sql.Rows) error {
+					var id, post int64
+					err := rows.Scan(&id, &post)
+					parentPost[id] = post
+					return err
+				})
+			if err != nil {
+				return fail(ctx, "checking parent comments", err)
+			}
+		}
+		for i, c := range comments {
+			if c.ParentID == 0 {
+				continue
+			}
+			post, ok := parentPost[c.ParentID]
+			if !ok {
+				return fmt.Errorf("sqlstore: %w: parent comment %d does not exist", contentgen.ErrHostReference, c.ParentID)
+			}
+			if post != c.PostID {
+				return fmt.Errorf("%w: comment %d: parent %d is on post %d, not %d", ErrInvalid, i, c.ParentID, post, c.PostID)
+			}
+		}
+		var err error
+		if ids, err = h.db.d.reserveIDs(ctx, q, "comments", len(comments)); err != nil {
+			return fail(ctx, "creating comments", err)
+		}
+		err = h.db.d.insertRows(ctx, q, "comments", commentCols, len(comments), func(i, col int) any {
+			c := &comments[i]
+			switch col {
+			case 0:
+				return ids[i]
+			case 1:
+				return c.PostID
+			case 2:
+				return c.ParentID
+			case 3:
+				return c.UserID
+			case 4:
+				return c.AuthorName
+			case 5:
+				return c.AuthorEmail
+			case 6:
+				return c.AuthorURL
+			case 7:
+				return c.Content
+			case 8:
+				if c.Status == "" {
+					return contentgen.CommentApproved
+				}
+				return c.Status
+			default:
+				return encDate(c.Date)
+			}
+		})
+		if err != nil {
+			return fail(ctx, "creating comments", err)
+		}
+		metas := make([]contentgen.Meta, len(comments))
+		for i := range comments {
+			metas[i] = comments[i].Meta
+		}
+		return fail(ctx, "storing comment meta", h.insertMeta(ctx, q, contentgen.KindComment, ids, metas))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ids, nil
+}
+
+// Comments implements contentgen.Host in two queries: the comments and
+// their meta.
+func (h *Host) Comments(ctx context.Context, cq contentgen.CommentQuery) ([]contentgen.Comment, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	q, err := h.reader(ctx)
+	if err != nil {
+		return nil, err
+	}
+	w := &where{d: h.db.d}
+	w.ids("id", cq.IDs)
+	w.ids("post_id", cq.PostIDs)
+	w.strs("status", cq.Statuses)
+	w.meta(contentgen.KindComment, "comments.id", cq.MetaKey, cq.MetaValue)
+	out := []contentgen.Comment{}
+	if w.none {
+		return out, nil
+	}
+	query := "SELECT id, post_id, parent_id, user_id, author_name, author_email, author_url, content, status, date FROM comments" +
+		w.sql() + w.page(cq.Limit, cq.Offset)
+	err = h.db.readTxOn(ctx, q, func(ctx context.Context, q querier) error {
+		out = out[:0]
+		err := queryEach(ctx, q, h.db.d.rebind(query), w.args, func(rows *sql.Rows) error {
+			var c contentgen.Comment
+			var date int64
+			if err := rows.Scan(&c.ID, &c.PostID, &c.ParentID, &c.UserID, &c.AuthorName, &c.AuthorEmail, &c.AuthorURL, &c.Content, &c.Status, &date); err != nil {
+				return err
+			}
+			c.Date = decDate(date)
+			out = append(out, c)
+			return nil
+		})
+		if err != nil || len(out) == 0 {
+			return err
+		}
+		ids := make([]int64, len(out))
+		for i := range out {
+			ids[i] = out[i].ID
+		}
+		metas, err := h.loadMeta(ctx, q, contentgen.KindComment, ids)
+		for i := range out {
+			out[i].Meta = metas[out[i].ID]
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fail(ctx, "reading comments", err)
+	}
+	return out, nil
+}
+
+// DeleteComments implements contentgen.Host.
+func (h *Host) DeleteComments(ctx context.Context, ids []int64) error {
+	return h.write(ctx, func(ctx context.Context, q querier) error {
+		anc, err := h.parents(ctx, q, "comments", ids)
+		if err != nil || len(anc) == 0 {
+			return fail(ctx, "deleting comments", err)
+		}
+		removed := make([]int64, 0, len(anc))
+		for id := range anc {
+			removed = append(removed, id)
+		}
+		slices.Sort(removed)
+		err = h.reparent(ctx, q, "comments", anc)
+		if err == nil {
+			err = h.deleteMeta(ctx, q, contentgen.KindComment, removed)
+		}
+		if err == nil {
+			err = h.deleteIn(ctx, q, "comments", "id", removed)
+		}
+		return fail(ctx, "deleting comments", err)
+	})
+}
+
+var mediaCols = []column{
+	{"id", "bigint"}, {"title", "text"}, {"filename", "text"}, {"mime_type", "text"}, {"url", "text"}, {"width", "bigint"},
+	{"height", "bigint"}, {"filesize", "bigint"}, {"parent_id", "bigint"}, {"date", "bigint"}, {"sizes", "text"},
+}
+
+// CreateMedia implements contentgen.Host. A record without a URL gets one
+// under the site's uploads; the bytes of sizes are not kept.
+func (h *Host) CreateMedia(ctx context.Context, media []contentgen.Media) ([]int64, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(media) == 0 {
+		return []int64{}, nil
+	}
+	sizes := make([]string, len(media))
+	for i, m := range media {
+		s := make([]contentgen.MediaSize, len(m.Sizes))
+		for j, z := range m.Sizes {
+			z.Data = nil
+			s[j] = z
+		}
+		b, err := json.Marshal(s)
+		if err != nil {
+			return nil, fmt.Errorf("sqlstore: encoding media sizes: %w", err)
+		}
+		sizes[i] = string(b)
+	}
+	var ids []int64
+	err := h.write(ctx, func(ctx context.Context, q querier) error {
+		parents := make([]int64, len(media))
+		for i, m := range media {
+			parents[i] = m.ParentID
+		}
+		if err := h.requireRefs(ctx, q, "posts", "parent post", parents); err != nil {
+			return err
+		}
+		var err error
+		if ids, err = h.db.d.reserveIDs(ctx, q, "media", len(media)); err != nil {
+			return fail(ctx, "creating media", err)
+		}
+		err = h.db.d.insertRows(ctx, q, "media", mediaCols, len(media), func(i, c int) any {
+			m := &media[i]
+			switch c {
+			case 0:
+				return ids[i]
+			case 1:
+				return m.Title
+			case 2:
+				return m.Filename
+			case 3:
+				return m.MIMEType
+			case 4:
+				if m.URL == "" {
+					return h.site.URL + "/wp-content/uploads/" + m.Filename
+				}
+				return m.URL
+			case 5:
+				return int64(m.Width)
+			case 6:
+				return int64(m.Height)
+			case 7:
+				return m.Filesize
+			case 8:
+				return m.ParentID
+			case 9:
+				return encDate(m.Date)
+			default:
+				return sizes[i]
+			}
+		})
+		if err != nil {
+			return fail(ctx, "creating media", err)
+		}
+		metas := make([]contentgen.Meta, len(media))
+		for i := range media {
+			metas[i] = media[i].Meta
+		}
+		return fail(ctx, "storing media meta", h.insertMeta(ctx, q, contentgen.KindMedia, ids, metas))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ids, nil
+}
+
+// Media implements contentgen.Host in two queries: the records and their
+// meta.
+func (h *Host) Media(ctx context.Context, mq contentgen.MediaQuery) ([]contentgen.Media, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	q, err := h.reader(ctx)
+	if err != nil {
+		return nil, err
+	}
+	w := &where{d: h.db.d}
+	w.ids("id", mq.IDs)
+	if len(mq.MIMEPrefixes) > 0 {
+		parts := make([]string, len(mq.MIMEPrefixes))
+		args := make([]any, len(mq.MIMEPrefixes))
+		for i, p := range mq.MIMEPrefixes {
+			parts[i] = "mime_type LIKE ? ESCAPE '\\'"
+			args[i] = likeEscaper.Replace(p) + "%"
+		}
+		w.add("("+strings.Join(parts, " OR ")+")", args...)
+	}
+	w.meta(contentgen.KindMedia, "media.id", mq.MetaKey, mq.MetaValue)
+	w.search(mq.Search, "title")
+	out := []contentgen.Media{}
+	if w.none {
+		return out, nil
+	}
+	query := "SELECT id, title, filename, mime_type, url, width, height, filesize, parent_id, date, sizes FROM media" +
+		w.sql() + w.page(mq.Limit, mq.Offset)
+	err = h.db.readTxOn(ctx, q, func(ctx context.Context, q querier) error {
+		out = out[:0]
+		err := queryEach(ctx, q, h.db.d.rebind(query), w.args, func(rows *sql.Rows) error {
+			var m contentgen.Media
+			var date int64
+			var sizes string
+			if err := rows.Scan(&m.ID, &m.Title, &m.Filename, &m.MIMEType, &m.URL, &m.Width, &m.Height, &m.Filesize, &m.ParentID, &date, &sizes); err != nil {
+				return err
+			}
+			m.Date = decDate(date)
+			if err := json.Unmarshal([]byte(sizes), &m.Sizes); err != nil {
+				return fmt.Errorf("decoding the sizes of media %d: %w", m.ID, err)
+			}
+			if len(m.Sizes) == 0 {
+				m.Sizes = nil
+			}
+			out = append(out, m)
+			return nil
+		})
+		if err != nil || len(out) == 0 {
+			return err
+		}
+		ids := make([]int64, len(out))
+		for i := range out {
+			ids[i] = out[i].ID
+		}
+		metas, err := h.loadMeta(ctx, q, contentgen.KindMedia, ids)
+		for i := range out {
+			out[i].Meta = metas[out[i].ID]
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fail(ctx, "reading media", err)
+	}
+	return out, nil
+}
+
+// DeleteMedia implements contentgen.Host: posts using a removed item as
+// featured image lose it.
+func (h *Host) DeleteMedia(ctx context.Context, ids []int64) error {
+	return h.write(ctx, func(ctx context.Context, q querier) error {
+		found, err := h.existing(ctx, q, "media", ids, false)
+		if err != nil || len(found) == 0 {
+			return fail(ctx, "deleting media", err)
+		}
+		removed := make([]int64, 0, len(found))
+		for id := range found {
+			removed = append(removed, id)
+		}
+		slices.Sort(removed)
+		cond, args := h.db.d.inList("featured_media_id", removed)
+		_, err = q.ExecContext(ctx, h.db.d.rebind("UPDATE posts SET featured_media_id = 0 WHERE "+cond), args...)
+		if err == nil {
+			err = h.deleteMeta(ctx, q, contentgen.KindMedia, removed)
+		}
+		if err == nil {
+			err = h.deleteIn(ctx, q, "media", "id", removed)
+		}
+		return fail(ctx, "deleting media", err)
+	})
+}

@@ -1,0 +1,108 @@
+package sqlstore_test
+
+import (
+	"context"
+	"errors"
+
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/hosttest"
+	"github.com/contentgen/contentgen/contentgen/memhost"
+	"github.com/contentgen/contentgen/contentgen/sqlstore"
+	"github.com/contentgen/contentgen/history"
+)
+
+// newHost returns the host of a fresh database with the post type
+// "article", the hierarchical taxonomy "section" it lists, the flat
+// taxonomy "label" that lists it, and the standard roles.
+func newHost(t testing.TB, db *sqlstore.DB) *sqlstore.Host {
+	t.Helper()
+	ctx := t.Context()
+	h := db.Host(nil)
+	require.NoError(t, h.RegisterPostType(ctx, contentgen.PostType{
+		Name: "article", Public: true, Supports: []string{"title", "editor"}, Taxonomies: []string{"section"},
+	}))
+	require.NoError(t, h.RegisterTaxonomy(ctx, contentgen.Taxonomy{Name: "section", Hierarchical: true, PostTypes: []string{"article"}}))
+	require.NoError(t, h.RegisterTaxonomy(ctx, contentgen.Taxonomy{Name: "label", PostTypes: []string{"article"}}))
+	for _, r := range memhost.StandardRoles() {
+		require.NoError(t, h.RegisterRole(ctx, r))
+	}
+	return h
+}
+
+func TestHostConformance(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, e engine) {
+		hosttest.Run(t, func(t *testing.T) contentgen.Host { return newHost(t, e.open(t, nil)) })
+	})
+}
+
+// TestHostInTxWithHistory checks that the Host's transactions are the
+// DB's: posts and their history entries commit or roll back together.
+func TestHostInTxWithHistory(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, e engine) {
+		ctx := t.Context()
+		db := e.open(t, nil)
+		h := newHost(t, db)
+		write := func(fail bool) error {
+			return h.InTx(ctx, func(ctx context.Context, tx contentgen.Host) error {
+				ids, err := tx.CreatePosts(ctx, []contentgen.Post{{Type: "article", Title: "Tracked"}})
+				if err != nil {
+					return err
+				}
+				err = db.History().Add(ctx, []history.Entry{{ContentType: history.TypePost, ContentID: ids[0], ContentSubtype: "article"}})
+				if err != nil {
+					return err
+				}
+				if fail {
+					return errors.New("boom")
+				}
+				return nil
+			})
+		}
+		require.Error(t, write(true))
+		posts, err := h.Posts(ctx, contentgen.PostQuery{})
+		require.NoError(t, err)
+		require.Empty(t, posts, "the post is rolled back")
+		require.Zero(t, count(t, db), "and so is its history")
+
+		require.NoError(t, write(false))
+		posts, err = h.Posts(ctx, contentgen.PostQuery{})
+		require.NoError(t, err)
+		require.Len(t, posts, 1)
+		entries, _, err := db.History().List(ctx, history.Filter{})
+		require.NoError(t, err)
+		require.Len(t, entries, 1)
+		require.Equal(t, posts[0].ID, entries[0].ContentID)
+	})
+}
+
+// TestHostRegistrationPersists reopens a database: the registered
+// configuration and the content are still there.
+func TestHostRegistrationPersists(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, e engine) {
+		ctx := t.Context()
+		dsn, opts := e.fresh(t)
+		h := newHost(t, openAt(t, dsn, opts))
+		require.NoError(t, h.RegisterPostType(ctx, contentgen.PostType{Name: "article", Label: "Articles"}), "registering again replaces")
+		_, err := h.CreatePosts(ctx, []contentgen.Post{{Type: "article", Title: "Kept"}})
+		require.NoError(t, err)
+		require.ErrorIs(t, h.RegisterPostType(ctx, contentgen.PostType{Name: "Bad Name"}), sqlstore.ErrInvalid)
+
+		again := openAt(t, dsn, opts).Host(nil)
+		types, err := again.PostTypes(ctx)
+		require.NoError(t, err)
+		require.Len(t, types, 1)
+		require.Equal(t, "Articles", types[0].Label)
+		require.Equal(t, map[string]int{contentgen.StatusDraft: 1}, types[0].Count)
+		require.ElementsMatch(t, []string{"section", "label"}, types[0].Taxonomies, "linked from either side")
+		taxes, err := again.Taxonomies(ctx)
+		require.NoError(t, err)
+		require.Len(t, taxes, 2)
+		roles, err := again.Roles(ctx)
+		require.NoError(t, err)
+		require.Len(t, roles, len(memhost.StandardRoles()))
+	})
+}

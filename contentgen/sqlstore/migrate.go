@@ -1,0 +1,137 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// migrationFS holds the schema migrations, one file per version, named
+// NNNN_what.sql and numbered from 0001 without gaps. A migration never
+// changes once released: the schema moves forward by new files only.
+//
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// migration is one version of the schema.
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+// migrations are the versions of the schema, in order.
+var migrations = loadMigrations()
+
+func loadMigrations() []migration {
+	names, err := fs.Glob(migrationFS, "migrations/*.sql")
+	if err != nil {
+		panic(err)
+	}
+	slices.Sort(names)
+	out := make([]migration, 0, len(names))
+	for i, name := range names {
+		base := path.Base(name)
+		num, _, _ := strings.Cut(base, "_")
+		v, err := strconv.Atoi(num)
+		if err != nil || v != i+1 {
+			panic("sqlstore: migration " + base + " is out of sequence")
+		}
+		b, err := migrationFS.ReadFile(name)
+		if err != nil {
+			panic(err)
+		}
+		out = append(out, migration{version: v, name: strings.TrimSuffix(base, ".sql"), sql: string(b)})
+	}
+	return out
+}
+
+// SchemaVersion returns the version of the database's schema: the number
+// of migrations applied.
+func (db *DB) SchemaVersion(ctx context.Context) (int, error) {
+	var v sql.NullInt64
+	err := queryRow(ctx, db.reader(ctx), "SELECT MAX(version) FROM schema_version", nil, &v)
+	if err != nil {
+		return 0, fail(ctx, "reading the schema version", err)
+	}
+	return int(v.Int64), nil
+}
+
+// migrate brings the schema up to version upTo (at most len(migrations)),
+// in one transaction. On PostgreSQL an advisory lock keeps concurrent
+// Opens of one schema from applying a migration twice; on SQLite the
+// immediate transaction does.
+func (db *DB) migrate(ctx context.Context, upTo int) error {
+	return db.inTx(ctx, func(ctx context.Context, q querier) error {
+		if pg, ok := db.d.(postgresDialect); ok {
+			if err := db.d.lockUnit(ctx, q, lockKey(db.scope, "migrate")); err != nil {
+				return fail(ctx, "locking the schema", err)
+			}
+			if pg.schema != "" {
+				if _, err := q.ExecContext(ctx, "CREATE SCHEMA IF NOT EXISTS "+pgx.Identifier{pg.schema}.Sanitize()); err != nil {
+					return fail(ctx, "creating the schema", err)
+				}
+			}
+		}
+		if _, err := q.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (
+	version INTEGER PRIMARY KEY,
+	name TEXT NOT NULL,
+	applied_at BIGINT NOT NULL
+)`); err != nil {
+			return fail(ctx, "creating schema_version", err)
+		}
+		var have sql.NullInt64
+		if err := queryRow(ctx, q, "SELECT MAX(version) FROM schema_version", nil, &have); err != nil {
+			return fail(ctx, "reading the schema version", err)
+		}
+		cur := int(have.Int64)
+		if cur > len(migrations) {
+			return fmt.Errorf("sqlstore: the database has schema version %d, newer than this build knows (%d)", cur, len(migrations))
+		}
+		for _, m := range migrations[cur:upTo] {
+			for _, stmt := range splitStatements(db.d.ddl(m.sql)) {
+				if _, err := q.ExecContext(ctx, stmt); err != nil {
+					return fail(ctx, "applying migration "+m.name, err)
+				}
+			}
+			if _, err := q.ExecContext(ctx, db.d.rebind("INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)"),
+				m.version, m.name, db.now().UnixMicro()); err != nil {
+				return fail(ctx, "recording migration "+m.name, err)
+			}
+			db.log.Info("sqlstore: migration applied", "version", m.version, "name", m.name, "engine", db.d.name())
+		}
+		return nil
+	})
+}
+
+// splitStatements splits a migration into its statements: each ends with
+// a ";" at the end of a line. Lines starting with "--" are comments.
+func splitStatements(s string) []string {
+	var out []string
+	var b strings.Builder
+	for line := range strings.Lines(s) {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "--") {
+			continue
+		}
+		b.WriteString(line)
+		if strings.HasSuffix(t, ";") {
+			if stmt := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(b.String()), ";")); stmt != "" {
+				out = append(out, stmt)
+			}
+			b.Reset()
+		}
+	}
+	if stmt := strings.TrimSpace(b.String()); stmt != "" {
+		out = append(out, stmt)
+	}
+	return out
+}

@@ -1,0 +1,222 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strconv"
+	"sync"
+)
+
+// txKey is the context key under which InTx passes its transaction.
+type txKey struct{}
+
+// txState is an open transaction of a DB, carried by the contexts InTx
+// hands out. Its mutex serialises the statements of goroutines sharing
+// the transaction, as one connection runs them.
+type txState struct {
+	db *DB
+	tx *sql.Tx
+
+	mu   sync.Mutex
+	done bool
+	sp   int // savepoints made so far, for unique names
+}
+
+// txOf returns the live transaction of db that ctx carries, nil when it
+// carries none (or one of another DB, or one that has ended).
+func (db *DB) txOf(ctx context.Context) *txState {
+	ts, _ := ctx.Value(txKey{}).(*txState)
+	if ts == nil || ts.db != db {
+		return nil
+	}
+	ts.mu.Lock()
+	done := ts.done
+	ts.mu.Unlock()
+	if done {
+		return nil
+	}
+	return ts
+}
+
+// InTx runs fn in one transaction of the database. Every store of db
+// called with the context fn receives (or one derived from it) runs its
+// statements in that transaction, so that, for example, a batch of content
+// and its history entries are kept or undone together. When fn returns an
+// error (returned as is), panics (the panic goes on) or ctx is done before
+// the commit (ctx.Err() is returned), nothing fn wrote is kept.
+//
+// Called with a context that already carries a transaction of db, InTx
+// runs fn in a savepoint of it: fn's writes are undone when fn fails, and
+// kept only when the outer transaction commits.
+//
+// On SQLite the transaction holds the database's write lock from its
+// start (BEGIN IMMEDIATE), so transactions never deadlock and run one at
+// a time; reads outside them go on. On PostgreSQL it runs at READ
+// COMMITTED. InTx does not retry fn.
+func (db *DB) InTx(ctx context.Context, fn func(ctx context.Context) error) error {
+	if fn == nil {
+		return errors.New("sqlstore: InTx with a nil function")
+	}
+	return db.inTx(ctx, func(ctx context.Context, _ querier) error { return fn(ctx) })
+}
+
+// inTx runs fn in a transaction (a savepoint when ctx carries one of db),
+// passing the context that carries it and the querier to use.
+func (db *DB) inTx(ctx context.Context, fn func(ctx context.Context, q querier) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if ts := db.txOf(ctx); ts != nil {
+		return ts.savepoint(ctx, fn)
+	}
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fail(ctx, "beginning a transaction", err)
+	}
+	ts := &txState{db: db, tx: tx}
+	committed := false
+	defer func() {
+		if !committed {
+			ts.end()
+			_ = tx.Rollback()
+		}
+	}()
+	if err := fn(context.WithValue(ctx, txKey{}, ts), lockedTx{ts}); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	ts.end()
+	if err := tx.Commit(); err != nil {
+		return fail(ctx, "committing", err)
+	}
+	committed = true
+	return nil
+}
+
+// end marks the transaction as ended.
+func (ts *txState) end() {
+	ts.mu.Lock()
+	ts.done = true
+	ts.mu.Unlock()
+}
+
+// savepoint runs fn in a savepoint of the transaction.
+func (ts *txState) savepoint(ctx context.Context, fn func(ctx context.Context, q querier) error) error {
+	ts.mu.Lock()
+	ts.sp++
+	name := "cg_sp" + strconv.Itoa(ts.sp)
+	_, err := ts.tx.ExecContext(ctx, "SAVEPOINT "+name)
+	ts.mu.Unlock()
+	if err != nil {
+		return fail(ctx, "opening a savepoint", err)
+	}
+	released := false
+	defer func() {
+		if !released {
+			// Undo fn's writes even when ctx is done: the transaction
+			// may go on.
+			bg := context.WithoutCancel(ctx)
+			ts.mu.Lock()
+			_, _ = ts.tx.ExecContext(bg, "ROLLBACK TO SAVEPOINT "+name)
+			_, _ = ts.tx.ExecContext(bg, "RELEASE SAVEPOINT "+name)
+			ts.mu.Unlock()
+		}
+	}()
+	if err := fn(ctx, lockedTx{ts}); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	ts.mu.Lock()
+	_, err = ts.tx.ExecContext(ctx, "RELEASE SAVEPOINT "+name)
+	ts.mu.Unlock()
+	if err != nil {
+		return fail(ctx, "releasing a savepoint", err)
+	}
+	released = true
+	return nil
+}
+
+// lockedTx is a querier over a transaction that holds its mutex for each
+// statement. Queries go through queryEach, which holds it until the rows
+// are read.
+type lockedTx struct{ ts *txState }
+
+func (l lockedTx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	l.ts.mu.Lock()
+	defer l.ts.mu.Unlock()
+	if l.ts.done {
+		return nil, sql.ErrTxDone
+	}
+	return l.ts.tx.ExecContext(ctx, q, args...)
+}
+
+// QueryContext is not used: queryEach queries the transaction itself,
+// under its mutex, so that no other statement runs while rows are open.
+func (l lockedTx) QueryContext(context.Context, string, ...any) (*sql.Rows, error) {
+	return nil, errors.New("sqlstore: internal error: query a transaction through queryEach")
+}
+
+// queryEach runs a query on q and calls each for every row, then closes
+// the rows. On a transaction it holds the transaction's mutex throughout.
+func queryEach(ctx context.Context, q querier, query string, args []any, each func(rows *sql.Rows) error) error {
+	if l, ok := q.(lockedTx); ok {
+		l.ts.mu.Lock()
+		defer l.ts.mu.Unlock()
+		if l.ts.done {
+			return sql.ErrTxDone
+		}
+		q = l.ts.tx
+	}
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := each(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// queryRow runs a query expected to return at most one row and scans it
+// into dest; sql.ErrNoRows when there is none.
+func queryRow(ctx context.Context, q querier, query string, args []any, dest ...any) error {
+	found := false
+	err := queryEach(ctx, q, query, args, func(rows *sql.Rows) error {
+		if found {
+			return nil
+		}
+		found = true
+		return rows.Scan(dest...)
+	})
+	if err == nil && !found {
+		return sql.ErrNoRows
+	}
+	return err
+}
+
+// reader returns the querier for reads: the transaction ctx carries, else
+// the reading pool.
+func (db *DB) reader(ctx context.Context) querier {
+	if ts := db.txOf(ctx); ts != nil {
+		return lockedTx{ts}
+	}
+	return db.r
+}
+
+// writer returns the querier for a single-statement write: the
+// transaction ctx carries, else the writing pool (where the statement
+// commits on its own).
+func (db *DB) writer(ctx context.Context) querier {
+	if ts := db.txOf(ctx); ts != nil {
+		return lockedTx{ts}
+	}
+	return db.w
+}
