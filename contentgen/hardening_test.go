@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -146,4 +147,36 @@ func TestHourlyRateIsBounded(t *testing.T) {
 	f := newFixture(t, 1)
 	_, err := f.gen.Settings().Update(context.Background(), contentgen.SettingsPatch{HourlyRate: new(1e308)})
 	requireParam(t, err, contentgen.ErrInvalidParameter, "hourly_rate")
+}
+
+func TestImageWarningsCarryNoInternalDetails(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{&providers.StatusError{Provider: "provider_random", StatusCode: 429, Attempts: 3}, "HTTP 429"},
+		{&url.Error{Op: "Get", URL: "http://10.0.0.7/secret", Err: errors.New("dial tcp 10.0.0.7:80: refused")}, "could not be reached"},
+	} {
+		host, err := memhost.NewDemo(&memhost.Options{Now: clock})
+		require.NoError(t, err)
+		gen, err := contentgen.New(host, history.NewMemStore(clock), &contentgen.Config{Now: clock, ImageProviders: []providers.ImageProvider{failing{c.err}}})
+		require.NoError(t, err)
+		res, err := gen.GeneratePosts(context.Background(), contentgen.PostsRequest{Count: new(1), ImageProvider: providers.Random})
+		require.NoError(t, err)
+		require.Len(t, res.Warnings, 1)
+		require.Contains(t, res.Warnings[0], c.want)
+		require.NotContains(t, res.Warnings[0], "10.0.0.7")
+	}
+}
+
+// failing is a provider whose every image fails with err.
+type failing struct{ err error }
+
+func (f failing) Info() providers.Info {
+	return providers.Info{Slug: providers.Random, Name: "failing", Configured: true}
+}
+
+func (f failing) Image(context.Context, providers.ImageRequest) (*providers.Image, error) {
+	return nil, f.err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/providers"
+	"github.com/contentgen/contentgen/providers/fetch"
 	"github.com/contentgen/contentgen/providers/imaging"
 )
 
@@ -71,7 +73,7 @@ func (g *Generator) fetchImages(ctx context.Context, rn *run, prov providers.Ima
 		}
 		if errs[i] != nil || img == nil {
 			g.log.Info("contentgen: image skipped", "provider", slug, "index", i+1, "err", errs[i])
-			rn.warn("image %d from %s failed and was skipped: %v", i+1, slug, errs[i])
+			rn.warn("image %d from %s failed and was skipped: %s", i+1, slug, imageFailure(errs[i]))
 			continue
 		}
 		id, err := g.storeImage(ctx, rn, img, sets[i], slug, meta)
@@ -140,6 +142,26 @@ func storeMedia(ctx context.Context, h Host, m Media, data []byte) (int64, error
 		return 0, err
 	}
 	return ids[0], nil
+}
+
+// imageFailure says why an image failed without internal details: the
+// HTTP status of a provider's answer, or that it could not be reached;
+// the error itself for providers of the embedding program. The cause is
+// logged.
+func imageFailure(err error) string {
+	var se *providers.StatusError
+	var ue *url.Error
+	switch {
+	case err == nil:
+		return "no image"
+	case errors.As(err, &se):
+		return fmt.Sprintf("the provider answered HTTP %d", se.StatusCode)
+	case errors.As(err, &ue), errors.Is(err, fetch.ErrUnreachable), errors.Is(err, fetch.ErrTimeout):
+		return "the provider could not be reached"
+	case errors.Is(err, imaging.ErrTooManyPixels):
+		return "the image has more pixels than this server decodes"
+	}
+	return err.Error()
 }
 
 // runCoolDown keeps the breaker of a run open for the rest of the run.
