@@ -35,6 +35,12 @@ type HostOptions struct {
 	// empty URL "http://localhost:8080" (a trailing slash is removed), an
 	// empty AdminURL the URL plus "/wp-admin", an empty Locale "en_US".
 	Site contentgen.Site
+	// MediaDir is the directory the bytes of media items are kept in
+	// (see StoreMedia); empty keeps records only.
+	MediaDir string
+	// MediaURL is the address the files of MediaDir are served at; empty
+	// means the site URL plus "/uploads" (see Files).
+	MediaURL string
 }
 
 // Host is a contentgen.Host over the database: the content platform kept
@@ -45,18 +51,20 @@ type HostOptions struct {
 // transaction, so a failing batch stores nothing and readers never see
 // part of one.
 type Host struct {
-	db   *DB
-	site contentgen.Site
+	db    *DB
+	site  contentgen.Site
+	files files
 	// ts is the transaction of a Host handed out by InTx, nil otherwise.
 	ts *txState
 }
 
 // Host returns the content host of the database.
 func (db *DB) Host(opts *HostOptions) *Host {
-	var site contentgen.Site
+	var o HostOptions
 	if opts != nil {
-		site = opts.Site
+		o = *opts
 	}
+	site := o.Site
 	if site.Name == "" {
 		site.Name = "contentgen"
 	}
@@ -70,7 +78,11 @@ func (db *DB) Host(opts *HostOptions) *Host {
 	if site.Locale == "" {
 		site.Locale = "en_US"
 	}
-	return &Host{db: db, site: site}
+	f := files{dir: o.MediaDir, url: strings.TrimRight(o.MediaURL, "/")}
+	if f.url == "" {
+		f.url = site.URL + "/uploads"
+	}
+	return &Host{db: db, site: site, files: f}
 }
 
 // errTxEnded is returned by a Host of InTx used after its transaction.
@@ -132,7 +144,7 @@ func (h *Host) InTx(ctx context.Context, fn func(ctx context.Context, tx content
 		return fmt.Errorf("%w: nil transaction function", ErrInvalid)
 	}
 	return h.write(ctx, func(ctx context.Context, _ querier) error {
-		return fn(ctx, &Host{db: h.db, site: h.site, ts: h.db.txOf(ctx)})
+		return fn(ctx, &Host{db: h.db, site: h.site, files: h.files, ts: h.db.txOf(ctx)})
 	})
 }
 

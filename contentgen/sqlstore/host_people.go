@@ -572,13 +572,19 @@ func (h *Host) Media(ctx context.Context, mq contentgen.MediaQuery) ([]contentge
 }
 
 // DeleteMedia implements contentgen.Host: posts using a removed item as
-// featured image lose it.
+// featured image lose it, and the files kept in MediaDir go once the
+// deletion commits.
 func (h *Host) DeleteMedia(ctx context.Context, ids []int64) error {
 	return h.write(ctx, func(ctx context.Context, q querier) error {
 		found, err := h.existing(ctx, q, "media", ids, false)
 		if err != nil || len(found) == 0 {
 			return fail(ctx, "deleting media", err)
 		}
+		paths, err := h.mediaPaths(ctx, ids)
+		if err != nil {
+			return err
+		}
+		h.db.after(ctx, func() { h.files.remove(paths) }, nil)
 		removed := make([]int64, 0, len(found))
 		for id := range found {
 			removed = append(removed, id)

@@ -3,6 +3,11 @@ package sqlstore_test
 import (
 	"context"
 	"errors"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
 
 	"testing"
 
@@ -21,7 +26,7 @@ import (
 func newHost(t testing.TB, db *sqlstore.DB) *sqlstore.Host {
 	t.Helper()
 	ctx := t.Context()
-	h := db.Host(nil)
+	h := db.Host(&sqlstore.HostOptions{MediaDir: t.TempDir()})
 	require.NoError(t, h.RegisterPostType(ctx, contentgen.PostType{
 		Name: "article", Public: true, Supports: []string{"title", "editor"}, Taxonomies: []string{"section"},
 	}))
@@ -104,5 +109,55 @@ func TestHostRegistrationPersists(t *testing.T) {
 		roles, err := again.Roles(ctx)
 		require.NoError(t, err)
 		require.Len(t, roles, len(memhost.StandardRoles()))
+	})
+}
+
+func TestMediaFilesFollowTheirRecords(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, e engine) {
+		ctx := t.Context()
+		dir := t.TempDir()
+		db := e.open(t, nil)
+		h := newHost(t, db)
+		h = db.Host(&sqlstore.HostOptions{MediaDir: dir, MediaURL: "https://site.test/files"})
+		count := func() int {
+			n := 0
+			_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, _ error) error {
+				if d != nil && !d.IsDir() {
+					n++
+				}
+				return nil
+			})
+			return n
+		}
+		m := contentgen.Media{Title: "A photo", Filename: "My Photo.png", MIMEType: "image/png",
+			Sizes: []contentgen.MediaSize{{Name: "thumbnail", Width: 10, Height: 10, MIMEType: "image/png", Data: []byte("thumb")}}}
+
+		// A transaction that fails keeps neither the record nor the files.
+		err := h.InTx(ctx, func(ctx context.Context, tx contentgen.Host) error {
+			if _, err := tx.(contentgen.MediaStorer).StoreMedia(ctx, m, []byte("full")); err != nil {
+				return err
+			}
+			require.Equal(t, 2, count(), "the file and its rendition are written")
+			return errors.New("rolled back")
+		})
+		require.EqualError(t, err, "rolled back")
+		require.Zero(t, count(), "a rolled-back item leaves no file behind")
+
+		id, err := h.StoreMedia(ctx, m, []byte("full"))
+		require.NoError(t, err)
+		require.Equal(t, 2, count())
+		got, err := h.Media(ctx, contentgen.MediaQuery{IDs: contentgen.OnlyIDs(id)})
+		require.NoError(t, err)
+		require.True(t, strings.HasPrefix(got[0].URL, "https://site.test/files/"), got[0].URL)
+		require.True(t, strings.HasSuffix(got[0].URL, "-my-photo.png"), got[0].URL)
+
+		// The handler serves the file at its path under MediaURL.
+		rec := httptest.NewRecorder()
+		h.Files().ServeHTTP(rec, httptest.NewRequest("GET", strings.TrimPrefix(got[0].URL, "https://site.test/files"), nil))
+		require.Equal(t, http.StatusOK, rec.Code)
+		require.Equal(t, "full", rec.Body.String())
+
+		require.NoError(t, h.DeleteMedia(ctx, []int64{id}))
+		require.Zero(t, count(), "deleting the record removes its files")
 	})
 }

@@ -21,6 +21,36 @@ type txState struct {
 	mu   sync.Mutex
 	done bool
 	sp   int // savepoints made so far, for unique names
+	// afterCommit and afterRollback run once the transaction has ended:
+	// file changes that follow the rows they belong to.
+	afterCommit, afterRollback []func()
+}
+
+// after registers what to do once the transaction of ctx commits or rolls
+// back; without a transaction onCommit runs at once.
+func (db *DB) after(ctx context.Context, onCommit, onRollback func()) {
+	ts := db.txOf(ctx)
+	if ts == nil {
+		if onCommit != nil {
+			onCommit()
+		}
+		return
+	}
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if onCommit != nil {
+		ts.afterCommit = append(ts.afterCommit, onCommit)
+	}
+	if onRollback != nil {
+		ts.afterRollback = append(ts.afterRollback, onRollback)
+	}
+}
+
+// run calls fns in order.
+func run(fns []func()) {
+	for _, fn := range fns {
+		fn()
+	}
 }
 
 // txOf returns the live transaction of db that ctx carries, nil when it
@@ -80,6 +110,7 @@ func (db *DB) inTx(ctx context.Context, fn func(ctx context.Context, q querier) 
 		if !committed {
 			ts.end()
 			_ = tx.Rollback()
+			run(ts.afterRollback)
 		}
 	}()
 	if err := fn(context.WithValue(ctx, txKey{}, ts), lockedTx{ts}); err != nil {
@@ -93,6 +124,7 @@ func (db *DB) inTx(ctx context.Context, fn func(ctx context.Context, q querier) 
 		return fail(ctx, "committing", err)
 	}
 	committed = true
+	run(ts.afterCommit)
 	return nil
 }
 

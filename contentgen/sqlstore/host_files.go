@@ -1,0 +1,234 @@
+package sqlstore
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/contentgen/contentgen/contentgen"
+)
+
+// files keeps the bytes of media items in a directory: one file per item
+// and rendition, under year/month/token-name, written atomically and
+// removed with their records.
+type files struct {
+	dir string // empty: records only
+	url string // where dir is served
+}
+
+var _ contentgen.MediaStorer = (*Host)(nil)
+
+// StoreMedia implements contentgen.MediaStorer. With HostOptions.MediaDir
+// the bytes of m and of its sizes are written there (a temporary file,
+// then a rename) and the record's URLs point at them; the files follow
+// the record: a write that fails or a transaction that rolls back removes
+// them. Without a MediaDir only the record is stored.
+func (h *Host) StoreMedia(ctx context.Context, m contentgen.Media, data []byte) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	var written []string
+	if h.files.dir != "" {
+		var err error
+		if written, err = h.files.write(&m, data, h.db.now()); err != nil {
+			h.files.remove(written)
+			return 0, fmt.Errorf("sqlstore: storing media bytes: %w", err)
+		}
+	}
+	var id int64
+	err := h.write(ctx, func(ctx context.Context, q querier) error {
+		h.db.after(ctx, nil, func() { h.files.remove(written) })
+		ids, err := h.CreateMedia(ctx, []contentgen.Media{m})
+		if err == nil {
+			id = ids[0]
+		}
+		return err
+	})
+	if err != nil {
+		h.files.remove(written)
+		return 0, err
+	}
+	return id, nil
+}
+
+// MediaBytes implements contentgen.MediaStorer: the bytes kept in
+// MediaDir, or ErrHostNotFound for an unknown item or one stored as a
+// record only.
+func (h *Host) MediaBytes(ctx context.Context, id int64) ([]byte, string, error) {
+	items, err := h.Media(ctx, contentgen.MediaQuery{IDs: contentgen.OnlyIDs(id)})
+	if err != nil {
+		return nil, "", err
+	}
+	if len(items) == 0 {
+		return nil, "", fmt.Errorf("sqlstore: media %d: %w", id, contentgen.ErrHostNotFound)
+	}
+	p, ok := h.files.path(items[0].URL)
+	if !ok {
+		return nil, "", fmt.Errorf("sqlstore: media %d has no stored bytes: %w", id, contentgen.ErrHostNotFound)
+	}
+	data, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, "", fmt.Errorf("sqlstore: media %d: file missing: %w", id, contentgen.ErrHostNotFound)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	return data, items[0].MIMEType, nil
+}
+
+// Files returns a handler serving the files of MediaDir by their path
+// under MediaURL; mount it there (for example with http.StripPrefix).
+// Without a MediaDir it answers 404.
+func (h *Host) Files() http.Handler {
+	if h.files.dir == "" {
+		return http.NotFoundHandler()
+	}
+	fsrv := http.FileServer(http.Dir(h.files.dir))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := path.Base(r.URL.Path)
+		if strings.HasPrefix(name, ".") || strings.HasSuffix(r.URL.Path, "/") {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		fsrv.ServeHTTP(w, r)
+	})
+}
+
+// mediaPaths returns the files of the items ids kept in MediaDir.
+func (h *Host) mediaPaths(ctx context.Context, ids []int64) ([]string, error) {
+	if h.files.dir == "" || len(ids) == 0 {
+		return nil, nil
+	}
+	items, err := h.Media(ctx, contentgen.MediaQuery{IDs: contentgen.OnlyIDs(ids...)})
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, m := range items {
+		if p, ok := h.files.path(m.URL); ok {
+			out = append(out, p)
+		}
+		for _, s := range m.Sizes {
+			if p, ok := h.files.path(s.URL); ok {
+				out = append(out, p)
+			}
+		}
+	}
+	return out, nil
+}
+
+// write stores data and the bytes of m's sizes under dir, sets the URLs,
+// the file size and drops the sizes' bytes from m. It returns the files
+// written, also when it fails.
+func (f files) write(m *contentgen.Media, data []byte, now time.Time) ([]string, error) {
+	date := m.Date
+	if date.IsZero() {
+		date = now
+	}
+	var tok [6]byte
+	if _, err := rand.Read(tok[:]); err != nil {
+		return nil, err
+	}
+	name := cleanName(m.Filename)
+	rel := path.Join(date.UTC().Format("2006/01"), hex.EncodeToString(tok[:])+"-"+name)
+	var written []string
+	put := func(rel string, b []byte) error {
+		p := filepath.Join(f.dir, filepath.FromSlash(rel))
+		if err := writeAtomic(p, b); err != nil {
+			return err
+		}
+		written = append(written, p)
+		return nil
+	}
+	if err := put(rel, data); err != nil {
+		return written, err
+	}
+	m.URL, m.Filesize = f.url+"/"+rel, int64(len(data))
+	ext := path.Ext(rel)
+	sizes := make([]contentgen.MediaSize, len(m.Sizes))
+	for i, s := range m.Sizes {
+		if len(s.Data) > 0 {
+			srel := strings.TrimSuffix(rel, ext) + "-" + cleanName(s.Name) + ext
+			if err := put(srel, s.Data); err != nil {
+				return written, err
+			}
+			s.URL = f.url + "/" + srel
+		}
+		s.Data = nil
+		sizes[i] = s
+	}
+	m.Sizes = sizes
+	return written, nil
+}
+
+// path returns the file a URL of dir names; false for other URLs.
+func (f files) path(url string) (string, bool) {
+	if f.dir == "" || !strings.HasPrefix(url, f.url+"/") {
+		return "", false
+	}
+	rel := path.Clean("/" + strings.TrimPrefix(url, f.url+"/"))
+	return filepath.Join(f.dir, filepath.FromSlash(rel)), true
+}
+
+// remove deletes files, ignoring those already gone.
+func (f files) remove(paths []string) {
+	for _, p := range paths {
+		_ = os.Remove(p)
+	}
+}
+
+// writeAtomic writes b to p through a temporary file in the same
+// directory and a rename, so that a reader never sees half a file.
+func writeAtomic(p string, b []byte) error {
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(b)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), p)
+	}
+	if err != nil {
+		_ = os.Remove(tmp.Name())
+	}
+	return err
+}
+
+// cleanName keeps the letters, digits, dots, hyphens and underscores of a
+// file name, at most 80 of them; "file" when none is left.
+func cleanName(name string) string {
+	name = path.Base(strings.ReplaceAll(name, "\\", "/"))
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
+			b.WriteRune(r)
+		case r == ' ':
+			b.WriteByte('-')
+		}
+		if b.Len() >= 80 {
+			break
+		}
+	}
+	out := strings.Trim(b.String(), ".-")
+	if out == "" {
+		return "file"
+	}
+	return out
+}
