@@ -61,6 +61,23 @@ func NewDemo(opts *Options) (*Host, error) {
 }
 
 func (h *Host) setUpDemo(ctx context.Context) error {
+	types, taxonomies := DemoTypes()
+	for _, pt := range types {
+		if err := h.RegisterPostType(pt); err != nil {
+			return err
+		}
+	}
+	for _, tx := range taxonomies {
+		if err := h.RegisterTaxonomy(tx); err != nil {
+			return err
+		}
+	}
+	return SeedDemo(ctx, h)
+}
+
+// DemoTypes returns the post types and taxonomies of the demo site, for
+// hosts that register them otherwise (such as a database host).
+func DemoTypes() ([]contentgen.PostType, []contentgen.Taxonomy) {
 	types := []contentgen.PostType{
 		{
 			Name: "post", Label: "Posts", Public: true, HasArchive: true,
@@ -93,11 +110,6 @@ func (h *Host) setUpDemo(ctx context.Context) error {
 			MenuIcon:    "dashicons-book",
 		},
 	}
-	for _, pt := range types {
-		if err := h.RegisterPostType(pt); err != nil {
-			return err
-		}
-	}
 	taxonomies := []contentgen.Taxonomy{
 		{
 			Name: "category", Label: "Categories", Hierarchical: true, Public: true,
@@ -115,12 +127,14 @@ func (h *Host) setUpDemo(ctx context.Context) error {
 			PostTypes: []string{DemoBookType},
 		},
 	}
-	for _, tx := range taxonomies {
-		if err := h.RegisterTaxonomy(tx); err != nil {
-			return err
-		}
-	}
+	return types, taxonomies
+}
 
+// SeedDemo writes the hand-made content of the demo site to h, whose post
+// types, taxonomies and roles must be those of DemoTypes and
+// StandardRoles: the administrator, a category, a post filed under it, a
+// page and a comment.
+func SeedDemo(ctx context.Context, h contentgen.Host) error {
 	site, err := h.Site(ctx)
 	if err != nil {
 		return err

@@ -80,8 +80,8 @@ func publisherFields() []templates.Field {
 // field adapters of the demo site: the field groups registered in code
 // and, when acfDir is set, the ACF local JSON files of that directory,
 // which win where both define a post type.
-func demoFields(host *memhost.Host, acfDir string) (*templates.Registry, error) {
-	if err := host.RegisterPostType(publisherType); err != nil {
+func demoFields(ctx context.Context, register func(context.Context, contentgen.PostType) error, acfDir string) (*templates.Registry, error) {
+	if err := register(ctx, publisherType); err != nil {
 		return nil, err
 	}
 	code := templates.NewCodeAdapter(

@@ -1,9 +1,9 @@
-// Command server runs the contentgen HTTP API on an in-memory demo site.
+// Command server runs the contentgen HTTP API on a demo site kept in SQLite.
 //
 //	go run ./examples/server [-addr 127.0.0.1:8080] [-base /contentgen/v1]
 //	                         [-admin-password "xxxx xxxx xxxx xxxx xxxx xxxx"]
 //	                         [-user name:password:role]... [-allow-account-passwords]
-//	                         [-acf-json DIR]
+//	                         [-acf-json DIR] [-db contentgen.db|postgres://...|memory] [-media DIR]
 //
 // The demo site starts like a fresh installation: post types post, page,
 // book and publisher, the taxonomies category, post_tag and genre, one
@@ -11,7 +11,12 @@
 // publishers have custom field groups (books point at their publisher),
 // and every demo post type has a starter template. -acf-json adds the ACF
 // local JSON field groups of a directory, which win over the built-in
-// ones. Everything lives in memory and is gone when the server stops.
+// ones. The site is kept in the SQLite file contentgen.db (media files in
+// contentgen.db.media) and survives restarts: content, history,
+// templates, settings, AI keys and time saved. -db postgres://... keeps it
+// in PostgreSQL, for several servers sharing one site; -db memory keeps it
+// in memory until the server stops. The demo site is created only in a new
+// database.
 package main
 
 import (
@@ -30,12 +35,9 @@ import (
 
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/contentgen/license"
-	"github.com/contentgen/contentgen/contentgen/memhost"
 	"github.com/contentgen/contentgen/contentgen/secrets"
-	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/httpapi"
 	"github.com/contentgen/contentgen/providers/imaging"
-	"github.com/contentgen/contentgen/templates"
 )
 
 // userFlags collects repeated -user name:password:role flags.
@@ -72,6 +74,8 @@ func run(ctx context.Context, args []string, out *os.File) error {
 	keyFile := fs.String("key-file", defaultKeyFile(), "file with the key that encrypts stored API keys (created with mode 0600 when missing; "+envSecretKey+" overrides it)")
 	licenseKey := fs.String("license-public-key", "", "ed25519 public key (base64 or hex) that verifies licence keys ("+envLicenseKey+" when empty)")
 	acfDir := fs.String("acf-json", "", "directory of ACF local JSON field groups (acf-json) to read custom fields from")
+	dbFlag := fs.String("db", "contentgen.db", `where the site is kept: a SQLite file, a postgres:// URL, or "memory" (gone when the server stops)`)
+	mediaDir := fs.String("media", "", "directory of media files (default: the SQLite file's name plus .media, or contentgen-media for PostgreSQL)")
 	var users userFlags
 	fs.Var(&users, "user", "add a user as name:password:role whose application password is password (repeatable)")
 	if err := fs.Parse(args); err != nil {
@@ -86,19 +90,21 @@ func run(ctx context.Context, args []string, out *os.File) error {
 	if err != nil {
 		return err
 	}
-	srv, creds, err := newServer(ctx, serverConfig{
+	srv, creds, closeSite, err := newServer(ctx, serverConfig{
 		addr: *addr, base: *base, adminPassword: *adminPassword, users: users,
 		allowAccount: *allowAccount, keyring: kr, license: lic, acfDir: *acfDir,
+		db: *dbFlag, mediaDir: *mediaDir,
 	})
 	if err != nil {
 		return err
 	}
+	defer closeSite()
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
 	}
 	apiBase := "http://" + ln.Addr().String() + "/" + strings.Trim(*base, "/")
-	fmt.Fprintf(out, "contentgen demo site listening\n  API base URL: %s\n", apiBase)
+	fmt.Fprintf(out, "contentgen demo site listening\n  API base URL: %s\n  site kept in: %s\n", apiBase, redact(*dbFlag))
 	for _, c := range creds {
 		fmt.Fprintf(out, "  user %-12s application password %q (%s)\n", c.name, c.password, c.role)
 	}
@@ -129,71 +135,86 @@ type serverConfig struct {
 	keyring                   *secrets.Keyring
 	license                   license.LicenseManager
 	acfDir                    string
+	db, mediaDir              string
 }
 
-// newServer builds the demo site, its users and the HTTP server. It
-// returns the credentials to print, admin first.
-func newServer(ctx context.Context, c serverConfig) (*http.Server, []userSpec, error) {
+// newServer opens the demo site (creating it in a new database), its
+// users and the HTTP server. It returns the credentials to print, admin
+// first, and what closes the site's store.
+func newServer(ctx context.Context, c serverConfig) (_ *http.Server, _ []userSpec, closeSite func() error, err error) {
+	srv, creds, st, err := buildServer(ctx, c)
+	if st != nil {
+		closeSite = st.close
+		if err != nil {
+			st.close()
+		}
+	}
+	return srv, creds, closeSite, err
+}
+
+func buildServer(ctx context.Context, c serverConfig) (*http.Server, []userSpec, *site, error) {
 	addr, base, adminPassword, users, allowAccount := c.addr, c.base, c.adminPassword, c.users, c.allowAccount
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	site := "http://" + addr
-	host, err := memhost.NewDemo(&memhost.Options{Site: contentgen.Site{
+	siteURL := "http://" + addr
+	st, err := openSite(ctx, c.db, c.mediaDir, contentgen.Site{
 		Name:     "contentgen demo",
-		URL:      site,
-		AdminURL: site + "/admin",
+		URL:      siteURL,
+		AdminURL: siteURL + "/admin",
 		Locale:   "en_US",
-	}})
+	}, logger)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
+	host := st.host
 	decoder, err := imaging.NewDecoder(nil)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, st, err
 	}
 	images, err := imageProviders(decoder)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, st, err
 	}
-	fields, err := demoFields(host, c.acfDir)
+	fields, err := demoFields(ctx, st.register, c.acfDir)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, st, err
 	}
-	gen, err := contentgen.New(host, history.NewMemStore(nil), &contentgen.Config{
+	gen, err := contentgen.New(host, st.history, &contentgen.Config{
+		State:          st.state,
 		Logger:         logger,
 		ImageProviders: images,
 		Decoder:        decoder,
 		AIKeyring:      c.keyring,
 		AIProviders:    aiProviders(),
-		Templates:      templates.NewMemStore(),
+		Templates:      st.templates,
 		FieldAdapters:  fields,
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, st, err
 	}
 	if err := installStarters(ctx, gen); err != nil {
-		return nil, nil, err
+		return nil, nil, st, err
 	}
 
 	passwords := httpapi.NewPasswords()
 	var creds []userSpec
 	if adminPassword == "" {
 		if adminPassword, err = passwords.NewAppPassword("admin", "demo"); err != nil {
-			return nil, nil, err
+			return nil, nil, st, err
 		}
 	} else if err := passwords.SetAppPassword("admin", "demo", adminPassword); err != nil {
-		return nil, nil, err
+		return nil, nil, st, err
 	}
 	creds = append(creds, userSpec{"admin", adminPassword, "administrator"})
 	for i, u := range users {
 		if err := addUser(ctx, host, u, i); err != nil {
-			return nil, nil, err
+			return nil, nil, st, err
 		}
 		if err := passwords.SetAppPassword(u.name, "demo", u.password); err != nil {
-			return nil, nil, err
+			return nil, nil, st, err
 		}
 		if allowAccount {
 			if err := passwords.SetAccountPassword(u.name, u.password); err != nil {
-				return nil, nil, err
+				return nil, nil, st, err
 			}
 		}
 		creds = append(creds, u)
@@ -201,7 +222,7 @@ func newServer(ctx context.Context, c serverConfig) (*http.Server, []userSpec, e
 
 	sessions, err := httpapi.NewSessions()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, st, err
 	}
 	dir := httpapi.GeneratorDirectory(gen)
 	basic := &httpapi.BasicAuth{Passwords: passwords, Users: dir, AllowAccountPasswords: allowAccount}
@@ -212,18 +233,22 @@ func newServer(ctx context.Context, c serverConfig) (*http.Server, []userSpec, e
 		License:  c.license,
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, st, err
 	}
 
 	mux := http.NewServeMux()
 	httpapi.Mount(mux, base, api)
-	mux.Handle("GET /uploads/", host.FileHandler())
+	mux.Handle("GET /uploads/", st.files)
 	mux.Handle("POST /login", login(basic, sessions))
-	return httpapi.NewServer(addr, mux, nil), creds, nil
+	return httpapi.NewServer(addr, mux, nil), creds, st, nil
 }
 
-// addUser creates a hand-made demo user with a role.
-func addUser(ctx context.Context, host *memhost.Host, u userSpec, i int) error {
+// addUser creates a hand-made demo user with a role, unless a user of
+// that login exists (a site kept in a database remembers its users).
+func addUser(ctx context.Context, host contentgen.Host, u userSpec, i int) error {
+	if found, err := host.Users(ctx, contentgen.UserQuery{Login: u.name, Limit: 1}); err != nil || len(found) > 0 {
+		return err
+	}
 	roles, err := host.Roles(ctx)
 	if err != nil {
 		return err
