@@ -472,3 +472,15 @@ func decDate(v int64) time.Time {
 	}
 	return time.UnixMicro(v).UTC()
 }
+
+// Generator returns a Generator over host that keeps everything in the
+// database: its history, templates and state. cfg may be nil; its State
+// and Templates are replaced by the database's.
+func (db *DB) Generator(host *Host, cfg *contentgen.Config) (*contentgen.Generator, error) {
+	var c contentgen.Config
+	if cfg != nil {
+		c = *cfg
+	}
+	c.State, c.Templates = db.State(), db.Templates()
+	return contentgen.New(host, db.History(), &c)
+}

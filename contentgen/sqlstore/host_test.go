@@ -161,3 +161,33 @@ func TestMediaFilesFollowTheirRecords(t *testing.T) {
 		require.Zero(t, count(), "deleting the record removes its files")
 	})
 }
+
+func TestGeneratorKeepsEverythingInTheDatabase(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "site.db")
+	open := func() (*sqlstore.DB, *contentgen.Generator) {
+		db, err := sqlstore.Open(ctx, path, nil)
+		require.NoError(t, err)
+		gen, err := db.Generator(newHost(t, db), nil)
+		require.NoError(t, err)
+		return db, gen
+	}
+	db, gen := open()
+	res, err := gen.GeneratePosts(ctx, contentgen.PostsRequest{PostType: "article", Count: new(3)})
+	require.NoError(t, err)
+	_, err = gen.Settings().Update(ctx, contentgen.SettingsPatch{HourlyRate: new(80.0)})
+	require.NoError(t, err)
+	require.NoError(t, db.Close())
+
+	db, gen = open()
+	defer db.Close()
+	_, total, err := gen.History(ctx, contentgen.HistoryQuery{Kind: contentgen.KindPost})
+	require.NoError(t, err)
+	require.Equal(t, len(res.IDs), total)
+	s, err := gen.Settings().Get(ctx)
+	require.NoError(t, err)
+	require.Equal(t, 80.0, s.HourlyRate)
+	ts, err := gen.TimeSaved(ctx)
+	require.NoError(t, err)
+	require.Positive(t, ts.Posts)
+}
