@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/contentgen/contentgen/history"
 )
@@ -181,31 +182,44 @@ func (g *Generator) removeObjects(ctx context.Context, kind ObjectKind, ids []in
 }
 
 // deletePostsWithComments deletes posts permanently; the host removes
-// their comments with them, and the history of those comments goes too.
+// their comments with them, and the history of those comments goes too:
+// every comment entry recorded for one of the posts whose comment no
+// longer exists, also one a concurrent run added meanwhile.
 func (g *Generator) deletePostsWithComments(ctx context.Context, ids []int64) error {
-	comments, err := g.host.Comments(ctx, CommentQuery{PostIDs: OnlyIDs(ids...)})
-	if err != nil {
-		return err
-	}
 	if err := g.host.DeletePosts(ctx, ids); err != nil {
 		return err
 	}
-	if len(comments) == 0 {
-		return nil
+	posts := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		posts[strconv.FormatInt(id, 10)] = true
 	}
-	cids := make([]int64, len(comments))
-	for i, c := range comments {
-		cids[i] = c.ID
-	}
-	entries, _, err := g.hist.List(ctx, history.Filter{ContentType: string(KindComment), ContentIDs: cids})
-	if err != nil || len(entries) == 0 {
+	entries, _, err := g.hist.List(ctx, history.Filter{ContentType: string(KindComment)})
+	if err != nil {
 		return err
 	}
-	hids := make([]string, len(entries))
-	for i, e := range entries {
-		hids[i] = e.ID
+	var onPosts []history.Entry
+	for _, e := range entries {
+		if posts[history.MetaString(e.Meta["post_id"])] {
+			onPosts = append(onPosts, e)
+		}
 	}
-	_, err = g.hist.Delete(ctx, hids...)
+	if len(onPosts) == 0 {
+		return nil
+	}
+	live, err := g.existing(ctx, KindComment, uniqueIDs(onPosts))
+	if err != nil {
+		return err
+	}
+	var gone []string
+	for _, e := range onPosts {
+		if !live[e.ContentID] {
+			gone = append(gone, e.ID)
+		}
+	}
+	if len(gone) == 0 {
+		return nil
+	}
+	_, err = g.hist.Delete(ctx, gone...)
 	return err
 }
 

@@ -36,7 +36,8 @@ type HostOptions struct {
 	// empty AdminURL the URL plus "/wp-admin", an empty Locale "en_US".
 	Site contentgen.Site
 	// MediaDir is the directory the bytes of media items are kept in
-	// (see StoreMedia); empty keeps records only.
+	// (see StoreMedia); empty keeps records only. Temporary files of
+	// writes that never finished are removed when the Host is made.
 	MediaDir string
 	// MediaURL is the address the files of MediaDir are served at; empty
 	// means the site URL plus "/uploads" (see Files).
@@ -82,6 +83,7 @@ func (db *DB) Host(opts *HostOptions) *Host {
 	if f.url == "" {
 		f.url = site.URL + "/uploads"
 	}
+	f.sweep()
 	return &Host{db: db, site: site, files: f}
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -171,13 +172,42 @@ func (f files) write(m *contentgen.Media, data []byte, now time.Time) ([]string,
 	return written, nil
 }
 
-// path returns the file a URL of dir names; false for other URLs.
-func (f files) path(url string) (string, bool) {
-	if f.dir == "" || !strings.HasPrefix(url, f.url+"/") {
+// path returns the file a URL of dir names, by the URL's path under the
+// path of MediaURL, so that a server at another address (another
+// instance, a restart on another port) finds the same files; false for
+// other URLs.
+func (f files) path(raw string) (string, bool) {
+	if f.dir == "" {
 		return "", false
 	}
-	rel := path.Clean("/" + strings.TrimPrefix(url, f.url+"/"))
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", false
+	}
+	base := "/"
+	if b, err := url.Parse(f.url); err == nil {
+		base = strings.TrimSuffix(b.Path, "/") + "/"
+	}
+	if !strings.HasPrefix(u.Path, base) {
+		return "", false
+	}
+	rel := path.Clean("/" + strings.TrimPrefix(u.Path, base))
 	return filepath.Join(f.dir, filepath.FromSlash(rel)), true
+}
+
+// sweep removes the temporary files of writes that never finished (a
+// process killed while writing). A server sharing the directory that is
+// writing right now loses that one image, never a stored file.
+func (f files) sweep() {
+	if f.dir == "" {
+		return
+	}
+	_ = filepath.WalkDir(f.dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasPrefix(d.Name(), ".tmp-") {
+			_ = os.Remove(p)
+		}
+		return nil
+	})
 }
 
 // remove deletes files, ignoring those already gone.

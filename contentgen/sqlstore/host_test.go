@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -159,6 +160,24 @@ func TestMediaFilesFollowTheirRecords(t *testing.T) {
 
 		require.NoError(t, h.DeleteMedia(ctx, []int64{id}))
 		require.Zero(t, count(), "deleting the record removes its files")
+
+		// A server at another address finds the same files by their path.
+		id, err = h.StoreMedia(ctx, m, []byte("full"))
+		require.NoError(t, err)
+		other := db.Host(&sqlstore.HostOptions{MediaDir: dir, MediaURL: "http://127.0.0.1:9999/files"})
+		data, _, err := other.MediaBytes(ctx, id)
+		require.NoError(t, err)
+		require.Equal(t, "full", string(data))
+		require.NoError(t, other.DeleteMedia(ctx, []int64{id}))
+		require.Zero(t, count(), "the other server's delete removes the files too")
+
+		// Temporary files of writes a dead process never finished go when
+		// a Host is made.
+		stray := filepath.Join(dir, "2026", "11", ".tmp-123")
+		require.NoError(t, os.MkdirAll(filepath.Dir(stray), 0o755))
+		require.NoError(t, os.WriteFile(stray, []byte("half"), 0o644))
+		db.Host(&sqlstore.HostOptions{MediaDir: dir})
+		require.NoFileExists(t, stray)
 	})
 }
 

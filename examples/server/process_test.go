@@ -1,3 +1,5 @@
+//go:build crashtests
+
 package main
 
 import (
