@@ -195,3 +195,49 @@ func requireTrackedExactly(t *testing.T, h *memhost.Host, hist *history.MemStore
 		}
 	}
 }
+
+// interleavedHistory runs between once, right after the first history
+// read of posts, to put another process's write at that exact point.
+type interleavedHistory struct {
+	history.Store
+	once    sync.Once
+	between func()
+}
+
+func (h *interleavedHistory) List(ctx context.Context, f history.Filter) ([]history.Entry, int, error) {
+	entries, n, err := h.Store.List(ctx, f)
+	if f.ContentType == string(contentgen.KindPost) {
+		h.once.Do(h.between)
+	}
+	return entries, n, err
+}
+
+// TestDeleteForgetsWhatAnotherProcessRecordedMeanwhile: posts another
+// process generates after a delete has read the history, but before it
+// lists the marked posts, are deleted with the rest; their history
+// entries must go with them, not stay behind naming nothing.
+func TestDeleteForgetsWhatAnotherProcessRecordedMeanwhile(t *testing.T) {
+	ctx := context.Background()
+	host, err := memhost.NewDemo(&memhost.Options{Now: clock})
+	require.NoError(t, err)
+	hist := history.NewMemStore(clock)
+	seed := int64(5)
+	other, err := contentgen.New(host, hist, &contentgen.Config{Seed: &seed, Now: clock})
+	require.NoError(t, err)
+	_, err = other.GeneratePosts(ctx, contentgen.PostsRequest{Count: new(3), SetFeaturedImage: new(false)})
+	require.NoError(t, err)
+
+	meanwhile := 0
+	wrapped := &interleavedHistory{Store: hist, between: func() {
+		res, err := other.GeneratePosts(ctx, contentgen.PostsRequest{Count: new(4), SetFeaturedImage: new(false)})
+		require.NoError(t, err)
+		meanwhile = len(res.IDs)
+	}}
+	gen, err := contentgen.New(host, wrapped, &contentgen.Config{Seed: &seed, Now: clock})
+	require.NoError(t, err)
+	rm, err := gen.DeletePosts(ctx, contentgen.DeletePostsRequest{PostType: "post"})
+	require.NoError(t, err)
+	require.Equal(t, 4, meanwhile, "the other process wrote between the reads")
+	require.Equal(t, 7, rm.Posts, "the posts written meanwhile are found by their marker")
+	requireTrackedExactly(t, host, hist)
+}

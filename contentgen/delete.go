@@ -33,9 +33,9 @@ func (sc deleteScope) idFilter() IDFilter {
 }
 
 // generated finds the generated items of a kind in scope: the union of the
-// history and the marker meta, restricted to items that still exist. It
-// returns the ids in ascending order and the history entry ids per host id.
-func (g *Generator) generated(ctx context.Context, kind ObjectKind, sc deleteScope) ([]int64, map[int64][]string, error) {
+// history and the marker meta, restricted to items that still exist, in
+// ascending order.
+func (g *Generator) generated(ctx context.Context, kind ObjectKind, sc deleteScope) ([]int64, error) {
 	entries, _, err := g.hist.List(ctx, history.Filter{
 		ContentType:     string(kind),
 		ContentSubtypes: sc.subtypes,
@@ -43,18 +43,16 @@ func (g *Generator) generated(ctx context.Context, kind ObjectKind, sc deleteSco
 		MetaEquals:      sc.meta,
 	})
 	if err != nil {
-		return nil, nil, failed(err, "reading history")
+		return nil, failed(err, "reading history")
 	}
-	byID := make(map[int64][]string, len(entries))
 	set := make(map[int64]bool, len(entries))
 	for _, e := range entries {
-		byID[e.ContentID] = append(byID[e.ContentID], e.ID)
 		set[e.ContentID] = true
 	}
 	if len(sc.meta) == 0 {
 		marked, err := g.markedIDs(ctx, kind, sc)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		for _, id := range marked {
 			set[id] = true
@@ -67,10 +65,10 @@ func (g *Generator) generated(ctx context.Context, kind ObjectKind, sc deleteSco
 	slices.Sort(ids)
 	live, err := g.existing(ctx, kind, ids)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	ids = slices.DeleteFunc(ids, func(id int64) bool { return !live[id] })
-	return ids, byID, nil
+	return ids, nil
 }
 
 // markedIDs lists the ids of objects carrying the generated marker (for
@@ -129,7 +127,7 @@ func (g *Generator) exist(ctx context.Context, kind ObjectKind, ids []int64) ([]
 // and comments go to the trash of hosts that have one and keep their
 // history, so that a later permanent delete still finds them.
 func (g *Generator) deleteGenerated(ctx context.Context, kind ObjectKind, sc deleteScope, force bool) (int, error) {
-	ids, entries, err := g.generated(ctx, kind, sc)
+	ids, err := g.generated(ctx, kind, sc)
 	if err != nil || len(ids) == 0 {
 		return 0, err
 	}
@@ -139,7 +137,7 @@ func (g *Generator) deleteGenerated(ctx context.Context, kind ObjectKind, sc del
 	if g.trashes(kind, force) {
 		return len(ids), nil
 	}
-	return len(ids), g.forget(ctx, ids, entries)
+	return len(ids), g.forget(ctx, kind, ids)
 }
 
 // trashes reports whether removing objects of kind without force moves
@@ -249,14 +247,24 @@ func (g *Generator) reassignTarget(ctx context.Context, deleting []int64) (int64
 	return fallback, nil
 }
 
-// forget removes the history entries of deleted objects.
-func (g *Generator) forget(ctx context.Context, ids []int64, entries map[int64][]string) error {
-	var hids []string
-	for _, id := range ids {
-		hids = append(hids, entries[id]...)
-	}
-	if len(hids) == 0 {
+// forget removes the history entries of deleted objects. It reads them
+// after the objects are gone rather than reusing what generated read: an
+// object found by its marker may have been recorded by a concurrent run
+// (or another process) after that read, and its entry must go too.
+func (g *Generator) forget(ctx context.Context, kind ObjectKind, ids []int64) error {
+	if len(ids) == 0 {
 		return nil
+	}
+	entries, _, err := g.hist.List(ctx, history.Filter{ContentType: string(kind), ContentIDs: ids})
+	if err != nil {
+		return failed(err, "reading history")
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	hids := make([]string, len(entries))
+	for i, e := range entries {
+		hids[i] = e.ID
 	}
 	if _, err := g.hist.Delete(ctx, hids...); err != nil {
 		return failed(err, "updating history")
@@ -352,7 +360,7 @@ func (g *Generator) deletePosts(ctx context.Context, req DeletePostsRequest, s S
 	if scope == "current_type" {
 		types = []string{pt.Name}
 	}
-	ids, entries, err := g.generated(ctx, KindPost, deleteScope{subtypes: types})
+	ids, err := g.generated(ctx, KindPost, deleteScope{subtypes: types})
 	if err != nil {
 		return rm, err
 	}
@@ -372,7 +380,7 @@ func (g *Generator) deletePosts(ctx context.Context, req DeletePostsRequest, s S
 			return err
 		}
 		rm.Posts += hi - lo
-		return g.forget(ctx, ids[lo:hi], entries)
+		return g.forget(ctx, KindPost, ids[lo:hi])
 	})
 	if err != nil {
 		return rm, err
@@ -412,7 +420,7 @@ func (g *Generator) deleteRelated(ctx context.Context, kind ObjectKind, meta map
 		*rm.count(kind) += n
 		return err
 	}
-	ids, _, err := g.generated(ctx, KindPost, sc)
+	ids, err := g.generated(ctx, KindPost, sc)
 	if err != nil || len(ids) == 0 {
 		return err
 	}
