@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -37,35 +36,48 @@ func buildBinary(t *testing.T) string {
 	return bin
 }
 
-// freeAddr returns a 127.0.0.1 address with a port that was free a moment ago.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := ln.Addr().String()
-	require.NoError(t, ln.Close())
-	return addr
-}
-
 // serverProc is a running server process and a client of its API.
 type serverProc struct {
 	cmd    *exec.Cmd
+	addr   string // host:port the server listens on
 	base   string
 	client *http.Client
 	log    *lockedBuffer
 	done   chan struct{}
 }
 
-// lockedBuffer collects the output of a process.
+// lockedBuffer collects a process's output and reports, once, the API
+// base URL the server announces after it has started listening.
 type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu      sync.Mutex
+	b       bytes.Buffer
+	scanned int
+	base    chan string
 }
+
+const announce = "API base URL: "
 
 func (l *lockedBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.b.Write(p)
+	n, err := l.b.Write(p)
+	if l.base == nil {
+		return n, err
+	}
+	rest := l.b.Bytes()[l.scanned:]
+	i := bytes.Index(rest, []byte(announce))
+	if i < 0 {
+		return n, err
+	}
+	line := rest[i+len(announce):]
+	j := bytes.IndexByte(line, '\n')
+	if j < 0 {
+		return n, err // the line is not whole yet
+	}
+	l.base <- string(line[:j])
+	l.base = nil
+	l.scanned = l.b.Len()
+	return n, err
 }
 
 func (l *lockedBuffer) String() string {
@@ -74,67 +86,51 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// startServer runs bin with -db db (and extra flags) on a free port and
-// waits until its API answers.
+// startServer runs bin with -db db (and extra flags) on a port the
+// system picks and waits until it listens.
 func startServer(t *testing.T, bin, db string, extra ...string) *serverProc {
 	t.Helper()
 	return startServerAt(t, "", bin, db, extra...)
 }
 
-// startServerAt is startServer on the address addr, a free port when
-// empty.
+// startServerAt is startServer on the address addr, a port the system
+// picks when empty. It waits for the server's own announcement, printed
+// once its listener is open, rather than polling: connections made after
+// it are queued by the kernel until the server accepts them.
 func startServerAt(t *testing.T, addr, bin, db string, extra ...string) *serverProc {
 	t.Helper()
-	var lastErr error
-	fixed := addr != ""
-	for try := 0; try < 5; try++ {
-		if !fixed {
-			addr = freeAddr(t)
-		} else if try > 0 {
-			time.Sleep(200 * time.Millisecond)
-		}
-		args := append([]string{"-addr", addr, "-admin-password", testPassword, "-db", db,
-			"-key-file", filepath.Join(filepath.Dir(bin), "key")}, extra...)
-		cmd := exec.Command(bin, args...)
-		p := &serverProc{
-			cmd:    cmd,
-			base:   "http://" + addr + "/contentgen/v1",
-			client: &http.Client{Timeout: 60 * time.Second},
-			log:    &lockedBuffer{},
-			done:   make(chan struct{}),
-		}
-		cmd.Stdout, cmd.Stderr = p.log, p.log
-		require.NoError(t, cmd.Start())
-		go func() { _ = cmd.Wait(); close(p.done) }()
-		if lastErr = p.waitReady(30 * time.Second); lastErr == nil {
-			return p
-		}
-		p.kill()
-		if !strings.Contains(p.log.String(), "address already in use") {
-			break
-		}
+	if addr == "" {
+		addr = "127.0.0.1:0"
 	}
-	require.NoError(t, lastErr)
-	return nil
-}
-
-// waitReady polls the API until it answers 200, the process exits or the
-// time is up.
-func (p *serverProc) waitReady(limit time.Duration) error {
-	deadline := time.Now().Add(limit)
-	for time.Now().Before(deadline) {
+	args := append([]string{"-addr", addr, "-admin-password", testPassword, "-db", db,
+		"-key-file", filepath.Join(filepath.Dir(bin), "key")}, extra...)
+	cmd := exec.Command(bin, args...)
+	p := &serverProc{
+		cmd:    cmd,
+		client: &http.Client{Timeout: 60 * time.Second},
+		log:    &lockedBuffer{base: make(chan string, 1)},
+		done:   make(chan struct{}),
+	}
+	baseURL := p.log.base
+	cmd.Stdout, cmd.Stderr = p.log, p.log
+	require.NoError(t, cmd.Start())
+	go func() { _ = cmd.Wait(); close(p.done) }()
+	select {
+	case u := <-baseURL:
+		p.base = u
+		p.addr = strings.TrimPrefix(strings.SplitN(u, "/contentgen", 2)[0], "http://")
+	case <-p.done:
 		select {
-		case <-p.done:
-			return fmt.Errorf("server exited before it answered:\n%s", p.log.String())
+		case u := <-baseURL: // announced, then exited at once
+			t.Fatalf("server announced %s and exited:\n%s", u, p.log.String())
 		default:
 		}
-		status, _, err := p.call(context.Background(), "GET", "/history/stats", "")
-		if err == nil && status == http.StatusOK {
-			return nil
-		}
-		time.Sleep(20 * time.Millisecond)
+		t.Fatalf("server exited before it listened:\n%s", p.log.String())
 	}
-	return fmt.Errorf("server did not answer within %v:\n%s", limit, p.log.String())
+	status, _, err := p.call(context.Background(), "GET", "/history/stats", "")
+	require.NoError(t, err, p.log.String())
+	require.Equal(t, http.StatusOK, status, p.log.String())
+	return p
 }
 
 // kill ends the process with SIGKILL and waits for it.
@@ -143,15 +139,14 @@ func (p *serverProc) kill() {
 	<-p.done
 }
 
-// stop ends the process with SIGTERM, as an operator would, and waits.
+// stop ends the process with SIGTERM, as an operator would, and waits
+// for it; the server bounds its own graceful shutdown.
 func (p *serverProc) stop(t *testing.T) {
 	t.Helper()
 	_ = p.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-p.done:
-	case <-time.After(15 * time.Second):
-		p.kill()
-		t.Errorf("server did not stop on SIGTERM:\n%s", p.log.String())
+	<-p.done
+	if code := p.cmd.ProcessState.ExitCode(); code != 0 {
+		t.Errorf("server exited with %d on SIGTERM:\n%s", code, p.log.String())
 	}
 }
 
