@@ -231,16 +231,9 @@ func (l *Library) Create(ctx context.Context, in Input) (Template, error) {
 		IsDefault: in.IsDefault, FieldConfig: in.FieldConfig.Clone(), TaxonomyConfig: in.TaxonomyConfig.Clone(),
 		FieldSignature: l.sign(ctx, in.PostType, in.FieldSignature), CreatedAt: now, UpdatedAt: now,
 	}
-	var out Template
-	err := l.s.Atomic(ctx, func(ctx context.Context, s Store) error {
-		var err error
-		out, err = insert(ctx, s, t)
-		return err
+	return l.atomic(ctx, func(ctx context.Context, s Store) (Template, error) {
+		return insert(ctx, s, t)
 	})
-	if err != nil {
-		return Template{}, err
-	}
-	return out, nil
 }
 
 // Update applies p to the template with id, records the field signature
@@ -257,14 +250,13 @@ func (l *Library) Update(ctx context.Context, id int64, p Patch) (Template, erro
 		return Template{}, err
 	}
 	sig := l.sign(ctx, cur.PostType, p.FieldSignature)
-	var out Template
-	err = l.s.Atomic(ctx, func(ctx context.Context, s Store) error {
+	return l.atomic(ctx, func(ctx context.Context, s Store) (Template, error) {
 		t, err := s.Get(ctx, id)
 		if err != nil {
-			return err
+			return Template{}, err
 		}
 		if err := applyPatch(ctx, s, &t, &p); err != nil {
-			return err
+			return Template{}, err
 		}
 		if sig != nil {
 			t.FieldSignature = sig
@@ -273,21 +265,16 @@ func (l *Library) Update(ctx context.Context, id int64, p Patch) (Template, erro
 			t.IsDefault = *p.IsDefault
 			if t.IsDefault {
 				if err := clearDefaults(ctx, s, t.PostType, id); err != nil {
-					return err
+					return Template{}, err
 				}
 			}
 		}
 		t.UpdatedAt = l.stamp()
 		if err := s.Put(ctx, t); err != nil {
-			return err
+			return Template{}, err
 		}
-		out = t
-		return nil
+		return t, nil
 	})
-	if err != nil {
-		return Template{}, err
-	}
-	return out, nil
 }
 
 // checkPatch returns the template with id after checking p for it: its
@@ -435,29 +422,23 @@ func (l *Library) SetDefault(ctx context.Context, id int64) (Template, error) {
 	if err := ctx.Err(); err != nil {
 		return Template{}, err
 	}
-	var out Template
-	err := l.s.Atomic(ctx, func(ctx context.Context, s Store) error {
+	return l.atomic(ctx, func(ctx context.Context, s Store) (Template, error) {
 		t, err := s.Get(ctx, id)
 		if err != nil {
-			return err
+			return Template{}, err
 		}
 		if err := clearDefaults(ctx, s, t.PostType, id); err != nil {
-			return err
+			return Template{}, err
 		}
 		if !t.IsDefault {
 			t.IsDefault = true
 			t.UpdatedAt = l.stamp()
 			if err := s.Put(ctx, t); err != nil {
-				return err
+				return Template{}, err
 			}
 		}
-		out = t
-		return nil
+		return t, nil
 	})
-	if err != nil {
-		return Template{}, err
-	}
-	return out, nil
 }
 
 // Duplicate copies the template with id into a new user template named
@@ -468,23 +449,17 @@ func (l *Library) Duplicate(ctx context.Context, id int64) (Template, error) {
 	if err := ctx.Err(); err != nil {
 		return Template{}, err
 	}
-	var out Template
-	err := l.s.Atomic(ctx, func(ctx context.Context, s Store) error {
+	return l.atomic(ctx, func(ctx context.Context, s Store) (Template, error) {
 		c, err := s.Get(ctx, id)
 		if err != nil {
-			return err
+			return Template{}, err
 		}
 		c.Name += " (Copy)"
 		c.IsDefault, c.IsSystem = false, false
 		c.CreatedAt = l.stamp()
 		c.UpdatedAt = c.CreatedAt
-		out, err = s.Insert(ctx, c)
-		return err
+		return s.Insert(ctx, c)
 	})
-	if err != nil {
-		return Template{}, err
-	}
-	return out, nil
 }
 
 // CreateVariant creates a variant of parentID. p may name the variant and
@@ -504,11 +479,10 @@ func (l *Library) CreateVariant(ctx context.Context, parentID int64, p Patch) (T
 	if p.PostType != nil && *p.PostType != parent.PostType {
 		return Template{}, paramErr("post_type", "a variant has its parent's post type %q", parent.PostType)
 	}
-	var out Template
-	err = l.s.Atomic(ctx, func(ctx context.Context, s Store) error {
+	return l.atomic(ctx, func(ctx context.Context, s Store) (Template, error) {
 		parent, err := s.Get(ctx, parentID)
 		if err != nil {
-			return err
+			return Template{}, err
 		}
 		now := l.stamp()
 		v := Template{
@@ -530,7 +504,7 @@ func (l *Library) CreateVariant(ctx context.Context, parentID int64, p Patch) (T
 		if p.FieldConfig != nil || p.TaxonomyConfig != nil {
 			chain, err := parents(ctx, s, &parent)
 			if err != nil {
-				return err
+				return Template{}, err
 			}
 			pfc, ptc := merged(append([]Template{parent}, chain...))
 			if p.FieldConfig != nil {
@@ -540,13 +514,8 @@ func (l *Library) CreateVariant(ctx context.Context, parentID int64, p Patch) (T
 				v.TaxonomyConfig = DiffTaxonomyConfig(ptc, p.TaxonomyConfig)
 			}
 		}
-		out, err = insert(ctx, s, v)
-		return err
+		return insert(ctx, s, v)
 	})
-	if err != nil {
-		return Template{}, err
-	}
-	return out, nil
 }
 
 // EnsureSystem stores the starter templates in ins as system templates,
@@ -613,6 +582,21 @@ func (l *Library) EnsureSystem(ctx context.Context, ins []Input) ([]Template, er
 	})
 	if err != nil {
 		return nil, err
+	}
+	return out, nil
+}
+
+// atomic runs fn in one transaction of the store and returns the
+// template it made or changed.
+func (l *Library) atomic(ctx context.Context, fn func(ctx context.Context, s Store) (Template, error)) (Template, error) {
+	var out Template
+	err := l.s.Atomic(ctx, func(ctx context.Context, s Store) error {
+		var err error
+		out, err = fn(ctx, s)
+		return err
+	})
+	if err != nil {
+		return Template{}, err
 	}
 	return out, nil
 }
