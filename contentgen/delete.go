@@ -97,18 +97,23 @@ func (g *Generator) markedIDs(ctx context.Context, kind ObjectKind, sc deleteSco
 // exist reports for each id whether the object still exists, through the
 // host's Exister when it has one.
 func (g *Generator) exist(ctx context.Context, kind ObjectKind, ids []int64) ([]bool, error) {
+	return existOn(ctx, g.host, kind, ids)
+}
+
+// existOn is exist through h, such as a host bound to a transaction.
+func existOn(ctx context.Context, h Host, kind ObjectKind, ids []int64) ([]bool, error) {
 	out := make([]bool, len(ids))
 	if len(ids) == 0 {
 		return out, nil
 	}
-	if ex, ok := g.host.(Exister); ok {
+	if ex, ok := h.(Exister); ok {
 		res, err := ex.Exist(ctx, kind, ids)
 		if err != nil {
 			return nil, failed(err, "checking existence")
 		}
 		return res, nil
 	}
-	refs, err := g.refs(ctx, kind, refQuery{ids: OnlyIDs(ids...)})
+	refs, err := refsOn(ctx, h, kind, refQuery{ids: OnlyIDs(ids...)})
 	if err != nil {
 		return nil, err
 	}
@@ -131,13 +136,31 @@ func (g *Generator) deleteGenerated(ctx context.Context, kind ObjectKind, sc del
 	if err != nil || len(ids) == 0 {
 		return 0, err
 	}
-	if err := g.removeObjects(ctx, kind, ids, force); err != nil {
+	err = g.atomically(ctx, func(ctx context.Context, h Host) error {
+		if err := g.removeObjects(ctx, h, kind, ids, force); err != nil {
+			return err
+		}
+		if g.trashes(kind, force) {
+			return nil
+		}
+		return g.forget(ctx, kind, ids)
+	})
+	if err != nil {
 		return 0, err
 	}
-	if g.trashes(kind, force) {
-		return len(ids), nil
+	return len(ids), nil
+}
+
+// atomically runs fn in one host transaction when the host has them, so
+// that removing content and forgetting its history (when the history
+// store shares the host's database, as sqlstore's does) are kept or
+// undone together; elsewhere fn runs on the host as two steps. fn must
+// make its host calls through h.
+func (g *Generator) atomically(ctx context.Context, fn func(ctx context.Context, h Host) error) error {
+	if tx, ok := g.host.(Transactor); ok {
+		return tx.InTx(ctx, fn)
 	}
-	return len(ids), g.forget(ctx, kind, ids)
+	return fn(ctx, g.host)
 }
 
 // trashes reports whether removing objects of kind without force moves
@@ -150,27 +173,27 @@ func (g *Generator) trashes(kind ObjectKind, force bool) bool {
 	return ok
 }
 
-// removeObjects deletes (or trashes) host objects of a kind.
-func (g *Generator) removeObjects(ctx context.Context, kind ObjectKind, ids []int64, force bool) error {
+// removeObjects deletes (or trashes) objects of a kind through h.
+func (g *Generator) removeObjects(ctx context.Context, h Host, kind ObjectKind, ids []int64, force bool) error {
 	var err error
-	trash, _ := g.host.(Trasher)
+	trash, _ := h.(Trasher)
 	switch {
 	case kind == KindPost && g.trashes(kind, force):
 		err = trash.TrashPosts(ctx, ids)
 	case kind == KindComment && g.trashes(kind, force):
 		err = trash.TrashComments(ctx, ids)
 	case kind == KindPost:
-		err = g.deletePostsWithComments(ctx, ids)
+		err = g.deletePostsWithComments(ctx, h, ids)
 	case kind == KindComment:
-		err = g.host.DeleteComments(ctx, ids)
+		err = h.DeleteComments(ctx, ids)
 	case kind == KindTerm:
-		err = g.host.DeleteTerms(ctx, ids)
+		err = h.DeleteTerms(ctx, ids)
 	case kind == KindMedia:
-		err = g.host.DeleteMedia(ctx, ids)
+		err = h.DeleteMedia(ctx, ids)
 	case kind == KindUser:
 		var to int64
-		if to, err = g.reassignTarget(ctx, ids); err == nil {
-			err = g.host.DeleteUsers(ctx, ids, to)
+		if to, err = reassignTarget(ctx, h, ids); err == nil {
+			err = h.DeleteUsers(ctx, ids, to)
 		}
 	}
 	if err != nil {
@@ -183,8 +206,8 @@ func (g *Generator) removeObjects(ctx context.Context, kind ObjectKind, ids []in
 // their comments with them, and the history of those comments goes too:
 // every comment entry recorded for one of the posts whose comment no
 // longer exists, also one a concurrent run added meanwhile.
-func (g *Generator) deletePostsWithComments(ctx context.Context, ids []int64) error {
-	if err := g.host.DeletePosts(ctx, ids); err != nil {
+func (g *Generator) deletePostsWithComments(ctx context.Context, h Host, ids []int64) error {
+	if err := h.DeletePosts(ctx, ids); err != nil {
 		return err
 	}
 	posts := make(map[string]bool, len(ids))
@@ -204,7 +227,7 @@ func (g *Generator) deletePostsWithComments(ctx context.Context, ids []int64) er
 	if len(onPosts) == 0 {
 		return nil
 	}
-	live, err := g.existing(ctx, KindComment, uniqueIDs(onPosts))
+	live, err := existingOn(ctx, h, KindComment, uniqueIDs(onPosts))
 	if err != nil {
 		return err
 	}
@@ -224,8 +247,8 @@ func (g *Generator) deletePostsWithComments(ctx context.Context, ids []int64) er
 // reassignTarget picks the user who inherits the posts of deleted users: a
 // hand-made administrator if there is one, else any hand-made user, so
 // that hand-made posts of a generated author are never removed with it.
-func (g *Generator) reassignTarget(ctx context.Context, deleting []int64) (int64, error) {
-	users, err := g.host.Users(ctx, UserQuery{})
+func reassignTarget(ctx context.Context, h Host, deleting []int64) (int64, error) {
+	users, err := h.Users(ctx, UserQuery{})
 	if err != nil {
 		return 0, err
 	}
@@ -376,11 +399,16 @@ func (g *Generator) deletePosts(ctx context.Context, req DeletePostsRequest, s S
 		}
 	}
 	err = chunks(len(ids), g.cfg.BatchSize, func(lo, hi int) error {
-		if err := g.removeObjects(ctx, KindPost, ids[lo:hi], true); err != nil {
-			return err
+		err := g.atomically(ctx, func(ctx context.Context, h Host) error {
+			if err := g.removeObjects(ctx, h, KindPost, ids[lo:hi], true); err != nil {
+				return err
+			}
+			return g.forget(ctx, KindPost, ids[lo:hi])
+		})
+		if err == nil {
+			rm.Posts += hi - lo
 		}
-		rm.Posts += hi - lo
-		return g.forget(ctx, KindPost, ids[lo:hi])
+		return err
 	})
 	if err != nil {
 		return rm, err

@@ -461,6 +461,45 @@ func TestUntrackedContentIsRemoved(t *testing.T) {
 	require.Equal(t, usersBefore, usersAfter)
 }
 
+// forgetfulHistory records entries but cannot remove them.
+type forgetfulHistory struct{ *history.MemStore }
+
+func (forgetfulHistory) Delete(context.Context, ...string) (int, error) {
+	return 0, errors.New("disk full")
+}
+
+// TestDeleteKeepsContentItCannotForget checks that removing content and
+// forgetting its history happen together on a host with transactions:
+// when the history cannot be updated, the content stays, tracked.
+func TestDeleteKeepsContentItCannotForget(t *testing.T) {
+	t.Parallel()
+	host, err := memhost.NewDemo(nil)
+	require.NoError(t, err)
+	ctx := context.Background()
+	hist := history.NewMemStore(nil)
+	gen, err := contentgen.New(host, forgetfulHistory{hist}, nil)
+	require.NoError(t, err)
+	posts, err := gen.GeneratePosts(ctx, noImages(contentgen.PostsRequest{Count: new(3)}))
+	require.NoError(t, err)
+	users, err := gen.GenerateUsers(ctx, contentgen.UsersRequest{Count: new(2), GenerateAvatars: new(false)})
+	require.NoError(t, err)
+	before := snapshot(t, host, true)
+
+	_, err = gen.Delete(ctx, contentgen.KindPost, posts.IDs, true)
+	require.ErrorIs(t, err, contentgen.ErrGenerationFailed)
+	_, err = gen.DeletePosts(ctx, contentgen.DeletePostsRequest{PostType: "post"})
+	require.ErrorIs(t, err, contentgen.ErrGenerationFailed)
+	_, err = gen.Delete(ctx, contentgen.KindUser, users.IDs, true)
+	require.ErrorIs(t, err, contentgen.ErrGenerationFailed)
+	entries, _, err := gen.History(ctx, contentgen.HistoryQuery{Kind: contentgen.KindPost})
+	require.NoError(t, err)
+	_, err = gen.DeleteHistoryEntry(ctx, entries[0].ID, true)
+	require.ErrorIs(t, err, contentgen.ErrGenerationFailed)
+
+	require.Equal(t, before, snapshot(t, host, true), "content whose history could not be forgotten stays")
+	requireTrackedExactly(t, host, hist)
+}
+
 func TestSettingsTakeEffect(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, 14)

@@ -164,21 +164,28 @@ func (g *Generator) DeleteHistoryEntry(ctx context.Context, id string, withConte
 	if err != nil {
 		return false, failed(err, "reading history")
 	}
-	if withContent {
-		kind := ObjectKind(e.ContentType)
-		exists, err := g.exist(ctx, kind, []int64{e.ContentID})
-		if err != nil {
-			return false, err
-		}
-		if exists[0] {
-			if err := g.removeObjects(ctx, kind, []int64{e.ContentID}, true); err != nil {
-				return false, err
+	err = g.atomically(ctx, func(ctx context.Context, h Host) error {
+		contentDeleted = false
+		if withContent {
+			kind := ObjectKind(e.ContentType)
+			exists, err := existOn(ctx, h, kind, []int64{e.ContentID})
+			if err != nil {
+				return err
 			}
-			contentDeleted = true
+			if exists[0] {
+				if err := g.removeObjects(ctx, h, kind, []int64{e.ContentID}, true); err != nil {
+					return err
+				}
+				contentDeleted = true
+			}
 		}
-	}
-	if _, err := g.hist.Delete(ctx, id); err != nil {
-		return contentDeleted, failed(err, "updating history")
+		if _, err := g.hist.Delete(ctx, id); err != nil {
+			return failed(err, "updating history")
+		}
+		return nil
+	})
+	if err != nil {
+		return false, err
 	}
 	return contentDeleted, nil
 }

@@ -144,7 +144,12 @@ func isNotFound(err error) bool { return errors.Is(err, ErrHostNotFound) }
 
 // existing returns the subset of ids of a kind that exist on the host.
 func (g *Generator) existing(ctx context.Context, kind ObjectKind, ids []int64) (map[int64]bool, error) {
-	ok, err := g.exist(ctx, kind, ids)
+	return existingOn(ctx, g.host, kind, ids)
+}
+
+// existingOn is existing through h, such as a host bound to a transaction.
+func existingOn(ctx context.Context, h Host, kind ObjectKind, ids []int64) (map[int64]bool, error) {
+	ok, err := existOn(ctx, h, kind, ids)
 	if err != nil {
 		return nil, err
 	}
