@@ -36,8 +36,9 @@ type HostOptions struct {
 	// empty AdminURL the URL plus "/wp-admin", an empty Locale "en_US".
 	Site contentgen.Site
 	// MediaDir is the directory the bytes of media items are kept in
-	// (see StoreMedia); empty keeps records only. Temporary files of
-	// writes that never finished are removed when the Host is made.
+	// (see StoreMedia); empty keeps records only. It belongs to the
+	// database: every file in it that no record names is removed by
+	// SweepMedia, which a server should call when it starts.
 	MediaDir string
 	// MediaURL is the address the files of MediaDir are served at; empty
 	// means the site URL plus "/uploads" (see Files).
@@ -83,7 +84,6 @@ func (db *DB) Host(opts *HostOptions) *Host {
 	if f.url == "" {
 		f.url = site.URL + "/uploads"
 	}
-	f.sweep()
 	return &Host{db: db, site: site, files: f}
 }
 

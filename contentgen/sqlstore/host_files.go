@@ -19,35 +19,53 @@ import (
 )
 
 // files keeps the bytes of media items in a directory: one file per item
-// and rendition, under year/month/token-name, written atomically and
-// removed with their records.
+// and rendition, under year/month/token-name, removed with their records.
+//
+// A file follows its record through the record's transaction: StoreMedia
+// writes it under pendingDir (a temporary file, then a rename) before the
+// transaction and moves it to its place once the transaction commits;
+// a rollback removes it. A deletion removes the files once it commits.
+// A process that dies in between leaves a pending file or a file without
+// a record; Host.SweepMedia finishes or removes those.
 type files struct {
 	dir string // empty: records only
 	url string // where dir is served
 }
 
+// pendingDir is the directory under MediaDir of files whose records have
+// not committed yet; it is never served.
+const pendingDir = ".pending"
+
+// PendingGrace is how old a pending media file without a record must be
+// before SweepMedia removes it: younger ones may belong to a transaction
+// of another process that has not committed yet.
+const PendingGrace = 15 * time.Minute
+
+// placed is a file written under pendingDir and the place it moves to.
+type placed struct{ pending, final string }
+
 var _ contentgen.MediaStorer = (*Host)(nil)
 
 // StoreMedia implements contentgen.MediaStorer. With HostOptions.MediaDir
-// the bytes of m and of its sizes are written there (a temporary file,
-// then a rename) and the record's URLs point at them; the files follow
-// the record: a write that fails or a transaction that rolls back removes
-// them. Without a MediaDir only the record is stored.
+// the bytes of m and of its sizes are written there and the record's
+// URLs point at them; the files appear once the record commits, and a
+// write that fails or a transaction that rolls back leaves none behind.
+// Without a MediaDir only the record is stored.
 func (h *Host) StoreMedia(ctx context.Context, m contentgen.Media, data []byte) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	var written []string
+	var written []placed
 	if h.files.dir != "" {
 		var err error
 		if written, err = h.files.write(&m, data, h.db.now()); err != nil {
-			h.files.remove(written)
+			h.files.discard(written)
 			return 0, fmt.Errorf("sqlstore: storing media bytes: %w", err)
 		}
 	}
 	var id int64
 	err := h.write(ctx, func(ctx context.Context, q querier) error {
-		h.db.after(ctx, nil, func() { h.files.remove(written) })
+		h.db.after(ctx, func() { h.files.place(written) }, func() { h.files.discard(written) })
 		ids, err := h.CreateMedia(ctx, []contentgen.Media{m})
 		if err == nil {
 			id = ids[0]
@@ -55,7 +73,7 @@ func (h *Host) StoreMedia(ctx context.Context, m contentgen.Media, data []byte) 
 		return err
 	})
 	if err != nil {
-		h.files.remove(written)
+		h.files.discard(written)
 		return 0, err
 	}
 	return id, nil
@@ -95,8 +113,9 @@ func (h *Host) Files() http.Handler {
 	}
 	fsrv := http.FileServer(http.Dir(h.files.dir))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		name := path.Base(r.URL.Path)
-		if strings.HasPrefix(name, ".") || strings.HasSuffix(r.URL.Path, "/") {
+		// Directories, pending files and temporary files are not served.
+		if strings.HasSuffix(r.URL.Path, "/") || strings.HasPrefix(r.URL.Path, ".") ||
+			strings.Contains(r.URL.Path, "/.") {
 			http.NotFound(w, r)
 			return
 		}
@@ -128,10 +147,11 @@ func (h *Host) mediaPaths(ctx context.Context, ids []int64) ([]string, error) {
 	return out, nil
 }
 
-// write stores data and the bytes of m's sizes under dir, sets the URLs,
-// the file size and drops the sizes' bytes from m. It returns the files
-// written, also when it fails.
-func (f files) write(m *contentgen.Media, data []byte, now time.Time) ([]string, error) {
+// write stores data and the bytes of m's sizes under pendingDir, sets
+// the URLs (of the places the files move to), the file size and drops
+// the sizes' bytes from m. It returns the files written, also when it
+// fails.
+func (f files) write(m *contentgen.Media, data []byte, now time.Time) ([]placed, error) {
 	date := m.Date
 	if date.IsZero() {
 		date = now
@@ -142,13 +162,13 @@ func (f files) write(m *contentgen.Media, data []byte, now time.Time) ([]string,
 	}
 	name := cleanName(m.Filename)
 	rel := path.Join(date.UTC().Format("2006/01"), hex.EncodeToString(tok[:])+"-"+name)
-	var written []string
+	var written []placed
 	put := func(rel string, b []byte) error {
-		p := filepath.Join(f.dir, filepath.FromSlash(rel))
+		p := filepath.Join(f.dir, pendingDir, filepath.FromSlash(rel))
 		if err := writeAtomic(p, b); err != nil {
 			return err
 		}
-		written = append(written, p)
+		written = append(written, placed{p, filepath.Join(f.dir, filepath.FromSlash(rel))})
 		return nil
 	}
 	if err := put(rel, data); err != nil {
@@ -170,6 +190,24 @@ func (f files) write(m *contentgen.Media, data []byte, now time.Time) ([]string,
 	}
 	m.Sizes = sizes
 	return written, nil
+}
+
+// place moves written files to their places. A file already moved (by
+// SweepMedia of another process) is fine.
+func (f files) place(written []placed) {
+	for _, w := range written {
+		if err := os.MkdirAll(filepath.Dir(w.final), 0o755); err != nil {
+			continue
+		}
+		_ = os.Rename(w.pending, w.final)
+	}
+}
+
+// discard removes written files that will not be placed.
+func (f files) discard(written []placed) {
+	for _, w := range written {
+		_ = os.Remove(w.pending)
+	}
 }
 
 // path returns the file a URL of dir names, by the URL's path under the
@@ -195,19 +233,89 @@ func (f files) path(raw string) (string, bool) {
 	return filepath.Join(f.dir, filepath.FromSlash(rel)), true
 }
 
-// sweep removes the temporary files of writes that never finished (a
-// process killed while writing). A server sharing the directory that is
-// writing right now loses that one image, never a stored file.
-func (f files) sweep() {
-	if f.dir == "" {
-		return
+// MediaSweep is what SweepMedia did.
+type MediaSweep struct {
+	// Placed counts files whose record committed but which were not
+	// moved to their place yet: they are now.
+	Placed int
+	// Removed counts files removed: files of deleted records, and pending
+	// files older than PendingGrace whose records never committed.
+	Removed int
+}
+
+// SweepMedia makes the files of MediaDir match the media records again
+// after a process died between a transaction and its file changes: it
+// places the pending files of committed records, removes pending files
+// older than PendingGrace that have no record (and their temporary
+// files), and removes placed files that no record names. It is safe
+// while other processes write to the same database and directory; call
+// it when a server starts and, if you like, now and then. Without a
+// MediaDir it does nothing.
+func (h *Host) SweepMedia(ctx context.Context) (MediaSweep, error) {
+	var sw MediaSweep
+	if h.files.dir == "" {
+		return sw, nil
 	}
-	_ = filepath.WalkDir(f.dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasPrefix(d.Name(), ".tmp-") {
-			_ = os.Remove(p)
+	// Files first, records second: a file placed after the walk is not
+	// seen, and one seen was placed after its record committed.
+	pend := filepath.Join(h.files.dir, pendingDir)
+	var pending, final []string
+	err := filepath.WalkDir(h.files.dir, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		case d.IsDir():
+			return nil
+		case strings.HasPrefix(p, pend+string(filepath.Separator)):
+			pending = append(pending, p)
+		case !strings.HasPrefix(d.Name(), "."):
+			final = append(final, p)
 		}
 		return nil
 	})
+	if err != nil {
+		return sw, fmt.Errorf("sqlstore: sweeping media files: %w", err)
+	}
+	items, err := h.Media(ctx, contentgen.MediaQuery{})
+	if err != nil {
+		return sw, err
+	}
+	named := make(map[string]bool, len(items))
+	for _, m := range items {
+		if p, ok := h.files.path(m.URL); ok {
+			named[p] = true
+		}
+		for _, s := range m.Sizes {
+			if p, ok := h.files.path(s.URL); ok {
+				named[p] = true
+			}
+		}
+	}
+	old := h.db.now().Add(-PendingGrace)
+	for _, p := range pending {
+		rel, err := filepath.Rel(pend, p)
+		if err != nil {
+			continue
+		}
+		dest := filepath.Join(h.files.dir, rel)
+		if named[dest] && !strings.HasPrefix(filepath.Base(p), ".") {
+			h.files.place([]placed{{p, dest}})
+			sw.Placed++
+			continue
+		}
+		if fi, err := os.Stat(p); err == nil && fi.ModTime().Before(old) && os.Remove(p) == nil {
+			sw.Removed++
+		}
+	}
+	for _, p := range final {
+		if !named[p] && os.Remove(p) == nil {
+			sw.Removed++
+		}
+	}
+	return sw, nil
 }
 
 // remove deletes files, ignoring those already gone.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"testing"
 
@@ -171,13 +172,97 @@ func TestMediaFilesFollowTheirRecords(t *testing.T) {
 		require.NoError(t, other.DeleteMedia(ctx, []int64{id}))
 		require.Zero(t, count(), "the other server's delete removes the files too")
 
-		// Temporary files of writes a dead process never finished go when
-		// a Host is made.
-		stray := filepath.Join(dir, "2026", "11", ".tmp-123")
-		require.NoError(t, os.MkdirAll(filepath.Dir(stray), 0o755))
-		require.NoError(t, os.WriteFile(stray, []byte("half"), 0o644))
-		db.Host(&sqlstore.HostOptions{MediaDir: dir})
-		require.NoFileExists(t, stray)
+		// Pending files are never served.
+		id, err = h.StoreMedia(ctx, m, []byte("full"))
+		require.NoError(t, err)
+		got, err = h.Media(ctx, contentgen.MediaQuery{IDs: contentgen.OnlyIDs(id)})
+		require.NoError(t, err)
+		rel := strings.TrimPrefix(got[0].URL, "https://site.test/files")
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, ".pending", filepath.Dir(rel)), 0o755))
+		require.NoError(t, os.Rename(filepath.Join(dir, rel), filepath.Join(dir, ".pending", rel)))
+		for _, p := range []string{"/.pending" + rel, rel} {
+			rec = httptest.NewRecorder()
+			h.Files().ServeHTTP(rec, httptest.NewRequest("GET", p, nil))
+			require.Equal(t, http.StatusNotFound, rec.Code, p)
+		}
+	})
+}
+
+// TestSweepMediaFinishesWhatADeadProcessLeft leaves the files a process
+// killed between a transaction and its file changes leaves, and checks
+// that SweepMedia makes the directory match the records again, without
+// touching what a live process may still be writing.
+func TestSweepMediaFinishesWhatADeadProcessLeft(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, e engine) {
+		ctx := t.Context()
+		dir := t.TempDir()
+		start := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+		now := start
+		db := e.open(t, &sqlstore.Options{Now: func() time.Time { return now }})
+		newHost(t, db)
+		h := db.Host(&sqlstore.HostOptions{MediaDir: dir, MediaURL: "https://site.test/files"})
+		m := contentgen.Media{Title: "A photo", Filename: "photo.png", MIMEType: "image/png", Date: start,
+			Sizes: []contentgen.MediaSize{{Name: "thumbnail", Width: 10, Height: 10, MIMEType: "image/png", Data: []byte("thumb")}}}
+		write := func(rel, data string) string {
+			p := filepath.Join(dir, filepath.FromSlash(rel))
+			require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+			require.NoError(t, os.WriteFile(p, []byte(data), 0o644))
+			require.NoError(t, os.Chtimes(p, start, start))
+			return p
+		}
+
+		// Committed, but killed before its files were placed.
+		unplaced, err := h.StoreMedia(ctx, m, []byte("full"))
+		require.NoError(t, err)
+		items, err := h.Media(ctx, contentgen.MediaQuery{IDs: contentgen.OnlyIDs(unplaced)})
+		require.NoError(t, err)
+		var placedFiles []string
+		for _, u := range []string{items[0].URL, items[0].Sizes[0].URL} {
+			rel := strings.TrimPrefix(u, "https://site.test/files/")
+			p := filepath.Join(dir, filepath.FromSlash(rel))
+			require.NoError(t, os.MkdirAll(filepath.Join(dir, ".pending", filepath.Dir(rel)), 0o755))
+			require.NoError(t, os.Rename(p, filepath.Join(dir, ".pending", filepath.FromSlash(rel))))
+			placedFiles = append(placedFiles, p)
+		}
+		// Kept and placed: untouched.
+		kept, err := h.StoreMedia(ctx, m, []byte("kept"))
+		require.NoError(t, err)
+		keptBytes, _, err := h.MediaBytes(ctx, kept)
+		require.NoError(t, err)
+		// Killed before its transaction committed: a pending file and a
+		// temporary one without a record.
+		uncommitted := write(".pending/2026/11/0123456789ab-lost.png", "lost")
+		half := write(".pending/2026/11/.tmp-42", "half")
+		// Killed after a delete committed, before its files went.
+		deleted := write("2026/11/ba9876543210-deleted.png", "deleted")
+
+		now = start.Add(time.Minute)
+		sw, err := h.SweepMedia(ctx)
+		require.NoError(t, err)
+		require.Equal(t, sqlstore.MediaSweep{Placed: 2, Removed: 1}, sw)
+		for _, p := range placedFiles {
+			require.FileExists(t, p, "the files of a committed record are placed")
+		}
+		data, _, err := h.MediaBytes(ctx, unplaced)
+		require.NoError(t, err)
+		require.Equal(t, "full", string(data))
+		data, _, err = h.MediaBytes(ctx, kept)
+		require.NoError(t, err)
+		require.Equal(t, keptBytes, data, "placed files with records stay")
+		require.NoFileExists(t, deleted, "a file no record names goes")
+		require.FileExists(t, uncommitted, "a young pending file may belong to a live transaction")
+		require.FileExists(t, half)
+
+		now = start.Add(sqlstore.PendingGrace + time.Minute)
+		sw, err = h.SweepMedia(ctx)
+		require.NoError(t, err)
+		require.Equal(t, sqlstore.MediaSweep{Removed: 2}, sw)
+		require.NoFileExists(t, uncommitted, "an old pending file without a record goes")
+		require.NoFileExists(t, half)
+
+		sw, err = h.SweepMedia(ctx)
+		require.NoError(t, err)
+		require.Zero(t, sw, "a second sweep finds nothing to do")
 	})
 }
 

@@ -65,6 +65,16 @@ func openSite(ctx context.Context, dbFlag, mediaDir string, info contentgen.Site
 		register: h.RegisterPostType,
 		close:    db.Close,
 	}
+	// Finish or remove the files of transactions a server that died
+	// before their file changes left behind.
+	sw, err := h.SweepMedia(ctx)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	if sw != (sqlstore.MediaSweep{}) {
+		log.Info("media files swept", "placed", sw.Placed, "removed", sw.Removed)
+	}
 	types, err := h.PostTypes(ctx)
 	if err != nil {
 		db.Close()
