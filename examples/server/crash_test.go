@@ -1,8 +1,6 @@
-//go:build crashtests
-
-// The process tests are opt-in (go test -tags crashtests ./examples/server/)
-// while two servers on one PostgreSQL database still leave the history of
-// some deleted posts behind now and then (see TestTwoServersPostgres).
+// The process tests build the server, run it as a real process on a
+// database file or a PostgreSQL schema, and kill or share it; -short
+// skips them.
 
 package main
 
@@ -15,7 +13,6 @@ import (
 	mathrand "math/rand/v2"
 	"net/http"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -35,35 +32,6 @@ const envPostgres = "CONTENTGEN_TEST_POSTGRES"
 
 // envCrashSeed overrides the seed of the crash test's random choices.
 const envCrashSeed = "CONTENTGEN_CRASH_SEED"
-
-// failOnKnownDefects turns the known limitations into test failures;
-// while it is false they are logged. They are, both only when the server
-// dies in the middle of a request:
-//   - a media file stays behind when the server dies after writing it and
-//     before its record commits, or after a delete commits and before its
-//     files are removed (temporary files of interrupted writes are removed
-//     when the server starts again, so the checks do not count them);
-//   - history entries stay behind when the server dies after deleting
-//     content and before forgetting its history (removal and forgetting
-//     are two steps); pruning the history or a cleanup removes them.
-const failOnKnownDefects = false
-
-// knownDefect reports a problem of failOnKnownDefects.
-func knownDefect(t *testing.T, format string, args ...any) {
-	t.Helper()
-	if failOnKnownDefects {
-		t.Errorf(format, args...)
-	} else {
-		t.Logf("known defect: "+format, args...)
-	}
-}
-
-// isKnownDefect reports whether a problem line is one of the known
-// defects (see failOnKnownDefects).
-func isKnownDefect(problem string) bool {
-	return strings.HasPrefix(problem, "media file ") ||
-		strings.Contains(problem, "history entries whose generated object does not exist")
-}
 
 // span is when a delete request could have removed content: from its
 // sending to its answer, or to the death of the server that ran it.
@@ -232,27 +200,16 @@ func (w *workload) halfBatches(t *testing.T, db *sql.DB) []string {
 // (recorded, then deleted) or never.
 func mediaFiles(t *testing.T, db *sql.DB, dir string, seen map[string]bool) (unrecorded, afterDelete []string) {
 	t.Helper()
-	rows, err := db.Query(`SELECT url, sizes FROM media`)
-	require.NoError(t, err)
-	defer rows.Close()
-	named := map[string]bool{}
-	for rows.Next() {
-		var url, sizes string
-		require.NoError(t, rows.Scan(&url, &sizes))
-		for _, f := range strings.Fields(strings.NewReplacer(`"`, " ", ",", " ").Replace(url + " " + sizes)) {
-			if _, rel, ok := strings.Cut(f, "/uploads/"); ok {
-				named[rel] = true
-				seen[rel] = true
-			}
-		}
+	named := namedFiles(t, db)
+	for rel := range named {
+		seen[rel] = true
 	}
-	require.NoError(t, rows.Err())
 	for _, f := range filesIn(t, dir) {
 		rel, err := filepath.Rel(dir, f)
 		require.NoError(t, err)
 		rel = filepath.ToSlash(rel)
-		if strings.HasPrefix(path.Base(rel), ".tmp-") {
-			continue // an interrupted write; the next start removes it
+		if strings.HasPrefix(rel, ".pending/") {
+			continue // a write whose record never committed; swept once old
 		}
 		switch {
 		case named[rel]:
@@ -377,7 +334,11 @@ func TestCrashSQLite(t *testing.T) {
 		problems = append(problems, trackingProblems(t, db)...)
 		problems = append(problems, w.missing(t, db)...)
 		problems = append(problems, w.halfBatches(t, db)...)
+		// What a server does when it starts: finish or remove the files
+		// of transactions the killed one left behind.
+		sweepMedia(t, path, mediaDir, time.Now())
 		unrecorded, afterDelete := mediaFiles(t, db, mediaDir, seenFiles)
+		problems = append(problems, missingMediaFiles(t, db, mediaDir)...)
 		for _, f := range unrecorded {
 			problems = append(problems, "media file no record ever named: "+f)
 		}
@@ -391,11 +352,7 @@ func TestCrashSQLite(t *testing.T) {
 				continue
 			}
 			seen[pr] = true
-			report := t.Errorf
-			if isKnownDefect(pr) {
-				report = func(format string, args ...any) { t.Helper(); knownDefect(t, format, args...) }
-			}
-			report("after cycle %d (%d requests, killed after %d answers or %v): %s", c+1, len(reqs), killAfter, delay, pr)
+			t.Errorf("after cycle %d (%d requests, killed after %d answers or %v): %s", c+1, len(reqs), killAfter, delay, pr)
 		}
 	}
 	w.mu.Lock()
@@ -426,9 +383,59 @@ func TestCrashSQLite(t *testing.T) {
 	require.Equal(t, "ok", integrity(t, check))
 	requireDemoBaseline(t, check)
 	require.Equal(t, baseline, snapshot(t, check), "cleanup leaves exactly the hand-made content")
+	// Files of writes the kills interrupted go once they are older than
+	// any live transaction could be.
+	sweepMedia(t, path, mediaDir, time.Now().Add(sqlstore.PendingGrace+time.Minute))
 	if left := filesIn(t, mediaDir); len(left) > 0 {
-		knownDefect(t, "%d media files left after cleanup, such as %s", len(left), left[0])
+		t.Errorf("%d media files left after cleanup, such as %s", len(left), left[0])
 	}
+}
+
+// sweepMedia runs SweepMedia on the SQLite file path with its media
+// directory, as a server does when it starts, at the time now.
+func sweepMedia(t *testing.T, path, mediaDir string, now time.Time) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := sqlstore.Open(ctx, path, &sqlstore.Options{Now: func() time.Time { return now }})
+	require.NoError(t, err)
+	defer db.Close()
+	_, err = db.Host(&sqlstore.HostOptions{MediaDir: mediaDir, MediaURL: "http://127.0.0.1/uploads"}).SweepMedia(ctx)
+	require.NoError(t, err)
+}
+
+// missingMediaFiles lists the files media records name that are not in
+// the media directory.
+func missingMediaFiles(t *testing.T, db *sql.DB, dir string) []string {
+	t.Helper()
+	var out []string
+	for rel := range namedFiles(t, db) {
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel))); err != nil {
+			out = append(out, "media file of a record missing: "+rel)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// namedFiles returns the files, relative to the media directory, that
+// media records name.
+func namedFiles(t *testing.T, db *sql.DB) map[string]bool {
+	t.Helper()
+	rows, err := db.Query(`SELECT url, sizes FROM media`)
+	require.NoError(t, err)
+	defer rows.Close()
+	named := map[string]bool{}
+	for rows.Next() {
+		var url, sizes string
+		require.NoError(t, rows.Scan(&url, &sizes))
+		for _, f := range strings.Fields(strings.NewReplacer(`"`, " ", ",", " ").Replace(url + " " + sizes)) {
+			if _, rel, ok := strings.Cut(f, "/uploads/"); ok {
+				named[rel] = true
+			}
+		}
+	}
+	require.NoError(t, rows.Err())
+	return named
 }
 
 // TestTwoServersPostgres runs two server processes on one PostgreSQL
@@ -522,6 +529,9 @@ func TestTwoServersPostgres(t *testing.T) {
 		t.Errorf("after the workload: %s", pr)
 	}
 	for _, pr := range w.missing(t, check) {
+		t.Errorf("after the workload: %s", pr)
+	}
+	for _, pr := range missingMediaFiles(t, check, mediaDir) {
 		t.Errorf("after the workload: %s", pr)
 	}
 	unrecorded, afterDelete := mediaFiles(t, check, mediaDir, map[string]bool{})

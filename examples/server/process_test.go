@@ -1,5 +1,3 @@
-//go:build crashtests
-
 package main
 
 import (
@@ -30,6 +28,9 @@ const testPassword = "abcd efgh ijkl mnop qrst uvwx"
 // buildBinary builds the server into a temporary directory.
 func buildBinary(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: the process tests build and run the server")
+	}
 	bin := filepath.Join(t.TempDir(), "server")
 	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
 	require.NoError(t, err, "go build: %s", out)
