@@ -48,8 +48,14 @@ type snapshot struct {
 // holds.
 func inspect(t *testing.T, db string) snapshot {
 	t.Helper()
+	return inspectMedia(t, db, "")
+}
+
+// inspectMedia is inspect with the media directory of --media.
+func inspectMedia(t *testing.T, db, mediaDir string) snapshot {
+	t.Helper()
 	ctx := context.Background()
-	st, err := site.Open(ctx, db, "", contentgen.Site{URL: siteURL}, nil)
+	st, err := site.Open(ctx, db, mediaDir, contentgen.Site{URL: siteURL}, nil)
 	require.NoError(t, err)
 	defer st.Close()
 	require.False(t, st.Fresh, "the site exists already")
@@ -92,11 +98,22 @@ func inspect(t *testing.T, db string) snapshot {
 // command line and returns the file and its hand-made baseline.
 func newSiteFile(t *testing.T) (string, snapshot) {
 	t.Helper()
-	db := filepath.Join(t.TempDir(), "site.db")
-	r := runCLI(t, false, "", "history", "--db", db)
+	return newSite(t, filepath.Join(t.TempDir(), "site.db"), "")
+}
+
+// newSite creates the demo site in the new database db (with media files
+// in media, "" for the default) through the command line and returns db
+// and its hand-made baseline.
+func newSite(t *testing.T, db, media string) (string, snapshot) {
+	t.Helper()
+	args := []string{"history", "--db", db}
+	if media != "" {
+		args = append(args, "--media", media)
+	}
+	r := runCLI(t, false, "", args...)
 	require.Equal(t, 0, r.code, r.stderr)
 	require.Contains(t, r.stdout, "0 of 0 entries")
-	base := inspect(t, db)
+	base := inspectMedia(t, db, media)
 	require.NotEmpty(t, base.posts, "the demo site has hand-made posts")
 	require.Zero(t, base.history)
 	return db, base
