@@ -531,3 +531,24 @@ func TestCanceledContextWritesNothing(t *testing.T) {
 	require.NoError(t, err)
 	require.Zero(t, total)
 }
+
+// TestPostsProgressCounts checks that a posts run reports how many of its
+// posts exist after each one, ending at the count asked for.
+func TestPostsProgressCounts(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 3)
+	var done []int
+	res, err := f.gen.GeneratePosts(context.Background(), noImages(contentgen.PostsRequest{
+		Count: new(4),
+		Progress: func(e contentgen.Event) {
+			if e.Total > 0 {
+				require.Equal(t, 4, e.Total)
+				require.Equal(t, contentgen.EventInfo, e.Type)
+				done = append(done, e.Done)
+			}
+		},
+	}))
+	require.NoError(t, err)
+	require.Len(t, res.IDs, 4)
+	require.Equal(t, []int{1, 2, 3, 4}, done)
+}

@@ -2,6 +2,7 @@ package contentgen
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strconv"
 	"time"
@@ -157,7 +158,9 @@ func (g *Generator) writePosts(ctx context.Context, rn *run, p *postsPlan, prep 
 			} else {
 				res.WithoutFeaturedImage++
 			}
-			rn.info("Created post %d of %d: %s", lo+i+1, p.count, post.Title)
+			if rn.progress != nil {
+				rn.progress(Event{Type: EventInfo, Message: fmt.Sprintf("Created post %d of %d: %s", lo+i+1, p.count, post.Title), Done: lo + i + 1, Total: p.count})
+			}
 		}
 		return nil
 	})

@@ -11,6 +11,10 @@ import (
 type Event struct {
 	Type    string
 	Message string
+	// Done and Total, when Total is positive, say that Done of the Total
+	// items the run asked for now exist (posts of a posts run), so that a
+	// progress bar needs not read the message.
+	Done, Total int
 }
 
 // Event types.

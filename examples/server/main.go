@@ -36,8 +36,8 @@ import (
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/contentgen/license"
 	"github.com/contentgen/contentgen/contentgen/secrets"
+	"github.com/contentgen/contentgen/examples/internal/site"
 	"github.com/contentgen/contentgen/httpapi"
-	"github.com/contentgen/contentgen/providers/imaging"
 )
 
 // userFlags collects repeated -user name:password:role flags.
@@ -104,7 +104,7 @@ func run(ctx context.Context, args []string, out *os.File) error {
 		return err
 	}
 	apiBase := "http://" + ln.Addr().String() + "/" + strings.Trim(*base, "/")
-	fmt.Fprintf(out, "contentgen demo site listening\n  API base URL: %s\n  site kept in: %s\n", apiBase, redact(*dbFlag))
+	fmt.Fprintf(out, "contentgen demo site listening\n  API base URL: %s\n  site kept in: %s\n", apiBase, site.Redact(*dbFlag))
 	for _, c := range creds {
 		fmt.Fprintf(out, "  user %-12s application password %q (%s)\n", c.name, c.password, c.role)
 	}
@@ -144,19 +144,19 @@ type serverConfig struct {
 func newServer(ctx context.Context, c serverConfig) (_ *http.Server, _ []userSpec, closeSite func() error, err error) {
 	srv, creds, st, err := buildServer(ctx, c)
 	if st != nil {
-		closeSite = st.close
+		closeSite = st.Close
 		if err != nil {
-			st.close()
+			st.Close()
 		}
 	}
 	return srv, creds, closeSite, err
 }
 
-func buildServer(ctx context.Context, c serverConfig) (*http.Server, []userSpec, *site, error) {
+func buildServer(ctx context.Context, c serverConfig) (*http.Server, []userSpec, *site.Site, error) {
 	addr, base, adminPassword, users, allowAccount := c.addr, c.base, c.adminPassword, c.users, c.allowAccount
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	siteURL := "http://" + addr
-	st, err := openSite(ctx, c.db, c.mediaDir, contentgen.Site{
+	st, err := site.Open(ctx, c.db, c.mediaDir, contentgen.Site{
 		Name:     "contentgen demo",
 		URL:      siteURL,
 		AdminURL: siteURL + "/admin",
@@ -165,33 +165,11 @@ func buildServer(ctx context.Context, c serverConfig) (*http.Server, []userSpec,
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	host := st.host
-	decoder, err := imaging.NewDecoder(nil)
-	if err != nil {
-		return nil, nil, st, err
-	}
-	images, err := imageProviders(decoder)
-	if err != nil {
-		return nil, nil, st, err
-	}
-	fields, err := demoFields(ctx, st.register, c.acfDir)
-	if err != nil {
-		return nil, nil, st, err
-	}
-	gen, err := contentgen.New(host, st.history, &contentgen.Config{
-		State:          st.state,
-		Logger:         logger,
-		ImageProviders: images,
-		Decoder:        decoder,
-		AIKeyring:      c.keyring,
-		AIProviders:    aiProviders(),
-		Templates:      st.templates,
-		FieldAdapters:  fields,
+	host := st.Host
+	gen, err := st.Generator(ctx, site.GeneratorOptions{
+		Logger: logger, AIKeyring: c.keyring, AIProviders: aiProviders(), ACFDir: c.acfDir,
 	})
 	if err != nil {
-		return nil, nil, st, err
-	}
-	if err := installStarters(ctx, gen); err != nil {
 		return nil, nil, st, err
 	}
 
@@ -238,7 +216,7 @@ func buildServer(ctx context.Context, c serverConfig) (*http.Server, []userSpec,
 
 	mux := http.NewServeMux()
 	httpapi.Mount(mux, base, api)
-	mux.Handle("GET /uploads/", st.files)
+	mux.Handle("GET /uploads/", st.Files)
 	mux.Handle("POST /login", login(basic, sessions))
 	return httpapi.NewServer(addr, mux, nil), creds, st, nil
 }

@@ -1,4 +1,4 @@
-package main
+package site
 
 import (
 	"github.com/contentgen/contentgen/providers"
@@ -7,10 +7,10 @@ import (
 	"github.com/contentgen/contentgen/providers/remote"
 )
 
-// imageProviders are the image sources of the demo site: the offline
+// ImageProviders are the image sources of the demo site: the offline
 // provider_local and the three remote services with their defaults. The
 // curated provider decodes its thumbnails through dec, the decoder the
 // Generator uses too, so that one bound covers every decode.
-func imageProviders(dec *imaging.Decoder) ([]providers.ImageProvider, error) {
+func ImageProviders(dec *imaging.Decoder) ([]providers.ImageProvider, error) {
 	return builtin.New(&builtin.Options{Curated: &remote.CuratedOptions{Decoder: dec}})
 }

@@ -1,4 +1,4 @@
-package main
+package site
 
 import (
 	"context"
@@ -14,8 +14,8 @@ import (
 // The demo site's custom fields: books with a field group covering the
 // field types generation supports, and publishers that books point at.
 
-// publisherType is the post type books relate to.
-var publisherType = contentgen.PostType{
+// PublisherType is the post type books relate to.
+var PublisherType = contentgen.PostType{
 	Name: "publisher", Label: "Publishers", Public: true, HasArchive: true,
 	Labels:      map[string]string{"name": "Publishers", "singular_name": "Publisher"},
 	Description: "Publishing houses of the catalogue's books.",
@@ -50,7 +50,7 @@ func bookFields() []templates.Field {
 		{Key: "field_book_published", Name: "published_on", Label: "Publication date", Type: templates.TypeDatePicker, ReturnFormat: "Y-m-d"},
 		{Key: "field_book_colour", Name: "spine_colour", Label: "Spine colour", Type: templates.TypeColorPicker},
 		{Key: "field_book_cover", Name: "cover", Label: "Cover", Type: templates.TypeImage, ReturnFormat: "id"},
-		{Key: "field_book_publisher", Name: "publisher", Label: "Publisher", Type: templates.TypePostObject, Required: true, PostTypes: []string{publisherType.Name}, ReturnFormat: "id"},
+		{Key: "field_book_publisher", Name: "publisher", Label: "Publisher", Type: templates.TypePostObject, Required: true, PostTypes: []string{PublisherType.Name}, ReturnFormat: "id"},
 		{Key: "field_book_series", Name: "series", Label: "Series", Type: templates.TypeTaxonomy, Taxonomy: memhost.DemoGenreTaxonomy},
 		{Key: "field_book_editor", Name: "editor", Label: "Editor", Type: templates.TypeUser, Roles: []string{"editor", "administrator"}},
 		{Key: "field_book_review", Name: "review", Label: "Review", Type: templates.TypeWYSIWYG},
@@ -76,19 +76,19 @@ func publisherFields() []templates.Field {
 	}
 }
 
-// demoFields registers the publisher post type on host and returns the
+// Fields registers the publisher post type on host and returns the
 // field adapters of the demo site: the field groups registered in code
 // and, when acfDir is set, the ACF local JSON files of that directory,
 // which win where both define a post type.
-func demoFields(ctx context.Context, register func(context.Context, contentgen.PostType) error, acfDir string) (*templates.Registry, error) {
-	if err := register(ctx, publisherType); err != nil {
+func Fields(ctx context.Context, register func(context.Context, contentgen.PostType) error, acfDir string) (*templates.Registry, error) {
+	if err := register(ctx, PublisherType); err != nil {
 		return nil, err
 	}
 	code := templates.NewCodeAdapter(
 		templates.AdapterInfo{Name: "Demo field groups", Slug: "demo", Version: "1.0", Active: true},
 		[]templates.FieldGroup{
 			{Key: "group_book_details", Title: "Book details", PostTypes: []string{memhost.DemoBookType}, Fields: bookFields()},
-			{Key: "group_publisher_details", Title: "Publisher details", PostTypes: []string{publisherType.Name}, Fields: publisherFields()},
+			{Key: "group_publisher_details", Title: "Publisher details", PostTypes: []string{PublisherType.Name}, Fields: publisherFields()},
 		},
 		nil,
 	)
@@ -106,9 +106,9 @@ func demoFields(ctx context.Context, register func(context.Context, contentgen.P
 	return templates.NewRegistry(acf, code), nil
 }
 
-// starterTemplates are the system templates of the demo site, one per
+// StarterTemplates are the system templates of the demo site, one per
 // demo post type.
-func starterTemplates() []templates.Input {
+func StarterTemplates() []templates.Input {
 	choose := func(values ...any) templates.FieldSetting {
 		return templates.FieldSetting{Mode: templates.ModeChoose, Choose: &templates.ChooseOptions{Values: values}}
 	}
@@ -135,7 +135,7 @@ func starterTemplates() []templates.Input {
 			TaxonomyConfig: templates.TaxonomyConfig{memhost.DemoGenreTaxonomy: {Mode: templates.ModeCreate, CountMin: templates.Ptr(1), CountMax: templates.Ptr(1), UseExisting: true}},
 		},
 		{
-			Name: "Publisher starter", PostType: publisherType.Name,
+			Name: "Publisher starter", PostType: PublisherType.Name,
 			Description: "Publishing houses with a short profile.",
 			FieldConfig: templates.FieldConfig{CoreFields: map[string]templates.FieldSetting{
 				templates.CorePostContent: create(templates.CreateOptions{ParagraphCountMin: 1, ParagraphCountMax: 2}),
@@ -152,8 +152,8 @@ func starterTemplates() []templates.Input {
 	}
 }
 
-// installStarters installs the starter templates.
-func installStarters(ctx context.Context, gen *contentgen.Generator) error {
-	_, err := gen.Templates().EnsureSystem(ctx, starterTemplates())
+// InstallStarters installs the starter templates.
+func InstallStarters(ctx context.Context, gen *contentgen.Generator) error {
+	_, err := gen.Templates().EnsureSystem(ctx, StarterTemplates())
 	return err
 }

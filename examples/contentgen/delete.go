@@ -1,0 +1,180 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/contentgen/contentgen/contentgen"
+)
+
+func (a *app) deleteCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "delete",
+		Short: "Delete generated items of one kind, or generated posts of a post type",
+		Long: `Delete generated items of one kind (--type post, term, user or comment): all
+of them, or those of --ids. Items that were not generated are never
+touched. Without --force, posts and comments go to the trash when the site
+has one.
+
+"delete posts" removes the generated posts of a post type with what was
+generated for them.`,
+		Example: `  contentgen delete --type user
+  contentgen delete --type post --ids 12,13 --force
+  contentgen delete posts --post-type book --delete-related-cpts --delete-related-terms`,
+		Args: noArgs,
+	}
+	f := cmd.Flags()
+	f.String("type", "", "kind of items: post, term, user or comment (required)")
+	f.Int64Slice("ids", nil, "delete only these items (default: all generated items of the kind)")
+	f.Bool("force", false, "delete permanently instead of moving to the trash")
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		kind, _ := f.GetString("type")
+		ids, _ := f.GetInt64Slice("ids")
+		force, _ := f.GetBool("force")
+		return a.with(cmd, func(ctx context.Context, s *session) error {
+			rm, err := s.gen.Delete(ctx, contentgen.ObjectKind(kind), ids, force)
+			if err != nil {
+				return err
+			}
+			n := rm.Posts + rm.Terms + rm.Users + rm.Comments + rm.Media
+			how := "Deleted"
+			if rm.Trashed {
+				how = "Moved to the trash"
+			}
+			msg := fmt.Sprintf("%s %d generated items of type %s", how, n, kind)
+			if a.jsonOut {
+				return a.writeJSON(map[string]any{"success": true, "deleted": n, "trashed": rm.Trashed, "message": msg})
+			}
+			a.printf("%s.\n", msg)
+			return nil
+		})
+	}
+	cmd.AddCommand(a.deletePostsCmd())
+	return cmd
+}
+
+func (a *app) deletePostsCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "posts",
+		Short: "Delete the generated posts of a post type and what was generated with them",
+		Example: `  contentgen delete posts --post-type post --delete-related-media --delete-related-terms --delete-related-authors
+  contentgen delete posts --post-type post --delete-scope all`,
+		Args: noArgs,
+	}
+	f := cmd.Flags()
+	f.SortFlags = false
+	f.String("post-type", "", "post type whose generated posts are deleted (required)")
+	f.String("delete-scope", "current_type", "current_type or all (every post type)")
+	f.Bool("delete-related-media", false, "also delete the media generated for the posts")
+	f.Bool("delete-related-terms", false, "also delete the terms generated with the posts")
+	f.Bool("delete-related-authors", false, "also delete the authors generated with the posts")
+	f.Bool("delete-related-comments", false, "also delete the generated comments on posts of the scope")
+	f.Bool("delete-related-cpts", false, "also delete the related posts generated for relational fields")
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		get := func(name string) bool { v, _ := f.GetBool(name); return v }
+		pt, _ := f.GetString("post-type")
+		scope, _ := f.GetString("delete-scope")
+		if !f.Changed("delete-scope") {
+			scope = ""
+		}
+		req := contentgen.DeletePostsRequest{
+			PostType: pt, DeleteScope: scope,
+			DeleteRelatedMedia: get("delete-related-media"), DeleteRelatedTerms: get("delete-related-terms"),
+			DeleteRelatedAuthors: get("delete-related-authors"), DeleteRelatedComments: get("delete-related-comments"),
+			DeleteRelatedPosts: get("delete-related-cpts"),
+		}
+		return a.with(cmd, func(ctx context.Context, s *session) error {
+			rm, err := s.gen.DeletePosts(ctx, req)
+			if err != nil {
+				return err
+			}
+			msg := fmt.Sprintf("Deleted %d generated posts", rm.Posts)
+			if a.jsonOut {
+				return a.writeJSON(map[string]any{
+					"success": true, "deleted_count": rm.Posts,
+					"deleted_stats": map[string]int{
+						"posts": rm.Posts, "media": rm.Media, "terms": rm.Terms, "authors": rm.Users, "comments": rm.Comments,
+					},
+					"deleted_related_cpts": nonNilMap(rm.RelatedPosts),
+					"message":              msg,
+				})
+			}
+			a.printf("%s.\n", msg)
+			a.printf("  also deleted: %d media, %d terms, %d authors, %d comments, related posts%s\n",
+				rm.Media, rm.Terms, rm.Users, rm.Comments, orNone(perKey(rm.RelatedPosts)))
+			return nil
+		})
+	}
+	return cmd
+}
+
+func (a *app) cleanupCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "cleanup",
+		Short: "Permanently delete all generated content and its history",
+		Long: `Permanently delete every generated post (all types), comment, term, user and
+generated or uploaded media item, then the history of what is gone. Content
+made by hand stays. On a terminal it asks first; elsewhere it needs --yes.`,
+		Example: `  contentgen cleanup
+  contentgen cleanup --yes --json`,
+		Args: noArgs,
+	}
+	yes := cmd.Flags().BoolP("yes", "y", false, "do not ask for confirmation")
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		if err := a.confirm(*yes, "Permanently delete all generated content of "+redactedDB(a.db)+"?"); err != nil {
+			return err
+		}
+		return a.with(cmd, func(ctx context.Context, s *session) error {
+			rm, err := s.gen.DeleteAll(ctx)
+			if err != nil {
+				return err
+			}
+			msg := fmt.Sprintf("Deleted %d posts, %d terms, %d users, %d comments and %d media items",
+				rm.Posts, rm.Terms, rm.Users, rm.Comments, rm.Media)
+			if a.jsonOut {
+				return a.writeJSON(map[string]any{"success": true, "message": msg, "stats": map[string]int{
+					"posts": rm.Posts, "terms": rm.Terms, "users": rm.Users, "comments": rm.Comments, "media": rm.Media,
+				}})
+			}
+			a.printf("%s.\n", msg)
+			return nil
+		})
+	}
+	return cmd
+}
+
+// confirm asks question on a terminal unless yes is set; without a
+// terminal to ask on, yes is required.
+func (a *app) confirm(yes bool, question string) error {
+	if yes {
+		return nil
+	}
+	if !a.isTerminal(a.stdin) {
+		return usageErr("not confirmed: pass --yes when not on a terminal")
+	}
+	fmt.Fprintf(a.stderr, "%s [y/N] ", question)
+	line, _ := bufio.NewReader(a.stdin).ReadString('\n')
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return nil
+	}
+	return &exitError{exitFailure, fmt.Errorf("not confirmed; nothing was deleted")}
+}
+
+func nonNilMap(m map[string]int) map[string]int {
+	if m == nil {
+		return map[string]int{}
+	}
+	return m
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return " none"
+	}
+	return s
+}

@@ -1,0 +1,277 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/contentgen/contentgen/contentgen"
+)
+
+// progress shows the events of a run on stderr: a bar on a terminal,
+// one plain line per event otherwise, nothing with --quiet.
+type progress struct {
+	out   io.Writer
+	tty   bool
+	quiet bool
+	what  string
+	// throttle is the least time between two redraws of the bar.
+	throttle time.Duration
+	bar      *progressbar.ProgressBar
+}
+
+func (a *app) newProgress(what string) *progress {
+	return &progress{out: a.stderr, tty: a.isTerminal(a.stderr), quiet: a.quiet, what: what, throttle: a.barThrottle}
+}
+
+// note reports a step of a run without a count.
+func (p *progress) note(msg string) {
+	p.event(contentgen.Event{Type: contentgen.EventInfo, Message: msg})
+}
+
+// event reports e. It runs on the generating goroutine and only writes.
+func (p *progress) event(e contentgen.Event) {
+	if p.quiet {
+		return
+	}
+	if !p.tty {
+		if e.Type == contentgen.EventWarning {
+			fmt.Fprintln(p.out, "warning:", e.Message)
+		} else {
+			fmt.Fprintln(p.out, e.Message)
+		}
+		return
+	}
+	if e.Type == contentgen.EventWarning {
+		p.println("warning: " + e.Message)
+		return
+	}
+	if p.bar == nil {
+		// A spinner until the run reports a count, then a bar.
+		p.bar = progressbar.NewOptions(-1,
+			progressbar.OptionSetWriter(p.out),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetWidth(30),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionThrottle(p.throttle),
+			progressbar.OptionClearOnFinish(),
+			// Redraw only on events: no goroutine of the bar's own
+			// writes after the run.
+			progressbar.OptionSetSpinnerChangeInterval(0),
+		)
+	}
+	if e.Total <= 0 {
+		p.bar.Describe(shorten(e.Message, 48))
+		return
+	}
+	if p.bar.GetMax() != e.Total {
+		p.bar.ChangeMax(e.Total)
+		p.bar.Describe(p.what)
+	}
+	_ = p.bar.Set(e.Done)
+}
+
+// shorten cuts s to n runes.
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// println prints a line above the bar, or alone before it starts.
+func (p *progress) println(line string) {
+	if p.bar != nil {
+		_, _ = progressbar.Bprintln(p.bar, line)
+		return
+	}
+	fmt.Fprintln(p.out, line)
+}
+
+// finish removes the bar.
+func (p *progress) finish() {
+	if p.bar != nil {
+		_ = p.bar.Finish()
+		p.bar = nil
+	}
+}
+
+// postsJSON is the result of generate posts with --json: the fields of
+// the API's posts generation result, the elapsed time and the time saved
+// in seconds.
+type postsJSON struct {
+	Success          bool           `json:"success"`
+	Count            int            `json:"count"`
+	IDs              []int64        `json:"ids"`
+	PostType         string         `json:"post_type"`
+	Message          string         `json:"message"`
+	Warnings         []string       `json:"warnings"`
+	VariationStats   variationStats `json:"variation_stats"`
+	AutoCreated      autoCreated    `json:"auto_created"`
+	TimeSaved        string         `json:"time_saved"`
+	TimeSavedSeconds int64          `json:"time_saved_seconds"`
+	ElapsedSeconds   float64        `json:"elapsed_seconds"`
+}
+
+type variationStats struct {
+	WithFeaturedImage    int `json:"with_featured_image"`
+	WithoutFeaturedImage int `json:"without_featured_image"`
+}
+
+type autoCreated struct {
+	Authors       int            `json:"authors"`
+	Terms         map[string]int `json:"terms"`
+	Comments      int            `json:"comments"`
+	RelatedPosts  int            `json:"related_posts"`
+	RelatedPerCPT map[string]int `json:"related_per_cpt"`
+}
+
+func (a *app) postsSummary(req contentgen.PostsRequest, res *contentgen.PostsResult, took time.Duration) error {
+	postType := req.PostType
+	if postType == "" {
+		postType = "post"
+	}
+	related := 0
+	for _, n := range res.RelatedPosts {
+		related += n
+	}
+	msg := fmt.Sprintf("Generated %d posts of type %s", len(res.IDs), postType)
+	if a.jsonOut {
+		return a.writeJSON(postsJSON{
+			Success: true, Count: len(res.IDs), IDs: res.IDs, PostType: postType, Message: msg,
+			Warnings:       nonNil(res.Warnings),
+			VariationStats: variationStats{res.WithFeaturedImage, res.WithoutFeaturedImage},
+			AutoCreated: autoCreated{
+				Authors: res.Authors, Terms: res.Terms, Comments: res.Comments,
+				RelatedPosts: related, RelatedPerCPT: res.RelatedPosts,
+			},
+			TimeSaved: formatDuration(res.TimeSaved), TimeSavedSeconds: int64(res.TimeSaved / time.Second),
+			ElapsedSeconds: took.Seconds(),
+		})
+	}
+	a.printf("%s in %s.\n", msg, took.Round(time.Millisecond))
+	a.printf("  ids:             %s\n", formatIDs(res.IDs))
+	a.printf("  featured images: %d with, %d without\n", res.WithFeaturedImage, res.WithoutFeaturedImage)
+	terms := 0
+	for _, n := range res.Terms {
+		terms += n
+	}
+	a.printf("  also created:    %d authors, %d terms%s, %d comments, %d related posts%s\n",
+		res.Authors, terms, perKey(res.Terms), res.Comments, related, perKey(res.RelatedPosts))
+	a.warnings(res.Warnings)
+	a.printf("  time saved:      %s\n", formatDuration(res.TimeSaved))
+	return nil
+}
+
+// resultJSON is the result of generate terms, users and comments with
+// --json: the fields of the API's generation result, the elapsed time
+// and the time saved in seconds.
+type resultJSON struct {
+	Success          bool     `json:"success"`
+	Count            int      `json:"count"`
+	IDs              []int64  `json:"ids"`
+	DeletedCount     int      `json:"deleted_count"`
+	Message          string   `json:"message"`
+	Warnings         []string `json:"warnings"`
+	TimeSaved        string   `json:"time_saved"`
+	TimeSavedSeconds int64    `json:"time_saved_seconds"`
+	ElapsedSeconds   float64  `json:"elapsed_seconds"`
+}
+
+func (a *app) resultSummary(what string, res *contentgen.Result, took time.Duration) error {
+	msg := fmt.Sprintf("Generated %d %s", len(res.IDs), what)
+	if res.Posts > 0 {
+		msg += fmt.Sprintf(" on %d posts", res.Posts)
+	}
+	if a.jsonOut {
+		return a.writeJSON(resultJSON{
+			Success: true, Count: len(res.IDs), IDs: nonNil(res.IDs), DeletedCount: res.Deleted, Message: msg,
+			Warnings:  nonNil(res.Warnings),
+			TimeSaved: formatDuration(res.TimeSaved), TimeSavedSeconds: int64(res.TimeSaved / time.Second),
+			ElapsedSeconds: took.Seconds(),
+		})
+	}
+	a.printf("%s in %s.\n", msg, took.Round(time.Millisecond))
+	a.printf("  ids:        %s\n", formatIDs(res.IDs))
+	if res.Deleted > 0 {
+		a.printf("  deleted first: %d\n", res.Deleted)
+	}
+	a.warnings(res.Warnings)
+	a.printf("  time saved: %s\n", formatDuration(res.TimeSaved))
+	return nil
+}
+
+func (a *app) warnings(ws []string) {
+	if len(ws) == 0 {
+		return
+	}
+	a.printf("  warnings:\n")
+	for _, w := range ws {
+		a.printf("    - %s\n", w)
+	}
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// perKey formats counts per key as " (a 1, b 2)", or "" when there are
+// none.
+func perKey(m map[string]int) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if m[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// formatIDs lists ids compactly: runs of consecutive ids as ranges, the
+// first 20 items at most.
+func formatIDs(ids []int64) string {
+	if len(ids) == 0 {
+		return "none"
+	}
+	var parts []string
+	for i := 0; i < len(ids); {
+		j := i
+		for j+1 < len(ids) && ids[j+1] == ids[j]+1 {
+			j++
+		}
+		if j > i {
+			parts = append(parts, strconv.FormatInt(ids[i], 10)+"-"+strconv.FormatInt(ids[j], 10))
+		} else {
+			parts = append(parts, strconv.FormatInt(ids[i], 10))
+		}
+		i = j + 1
+	}
+	if len(parts) > 20 {
+		parts = append(parts[:20], "...")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// formatDuration writes a time saved as hours and minutes ("2h 05m"),
+// or minutes and seconds under an hour ("4m 30s").
+func formatDuration(d time.Duration) string {
+	d = d.Round(time.Second)
+	h, m, s := int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
+	if h > 0 {
+		return fmt.Sprintf("%dh %02dm", h, m)
+	}
+	return fmt.Sprintf("%dm %02ds", m, s)
+}

@@ -1,0 +1,139 @@
+// Package site opens the demo site that the example programs share: the
+// server and the command line keep it in memory, in a SQLite file or in
+// PostgreSQL, create the demo content in a new database, and build the
+// Generator with the demo custom fields, starter templates and image
+// providers, so that both work on the same site.
+package site
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/memhost"
+	"github.com/contentgen/contentgen/contentgen/sqlstore"
+	"github.com/contentgen/contentgen/history"
+	"github.com/contentgen/contentgen/templates"
+)
+
+// Memory is the database name that keeps the site in memory.
+const Memory = "memory"
+
+// Site is where the demo site keeps everything: the host, the history,
+// the templates and the state, and the handler serving media files.
+type Site struct {
+	Host      contentgen.Host
+	History   history.Store
+	Templates templates.Store
+	State     contentgen.StateStore
+	// Files serves the media files under /uploads/.
+	Files http.Handler
+	// Register registers a post type on the host (replacing one of the
+	// same name).
+	Register func(ctx context.Context, pt contentgen.PostType) error
+	// Fresh is set when the demo content was just created.
+	Fresh bool
+	// Close closes the database; it is a no-op in memory.
+	Close func() error
+}
+
+// Open opens the store db names: Memory keeps everything in memory until
+// the process ends; "postgres://..." a PostgreSQL database; anything else
+// a SQLite file, with media files in mediaDir (default: the file's name
+// plus ".media", or contentgen-media for PostgreSQL). A new database gets
+// the demo site. Errors about the database name it as "-db", redacted.
+func Open(ctx context.Context, dbFlag, mediaDir string, info contentgen.Site, log *slog.Logger) (*Site, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if dbFlag == Memory {
+		h, err := memhost.NewDemo(&memhost.Options{Site: info})
+		if err != nil {
+			return nil, err
+		}
+		return &Site{
+			Host: h, History: history.NewMemStore(nil), Templates: templates.NewMemStore(), State: memhost.NewStateStore(),
+			Files:    h.FileHandler(),
+			Register: func(_ context.Context, pt contentgen.PostType) error { return h.RegisterPostType(pt) },
+			Fresh:    true, Close: func() error { return nil },
+		}, nil
+	}
+	db, err := sqlstore.Open(ctx, dbFlag, &sqlstore.Options{Logger: log})
+	if err != nil {
+		return nil, fmt.Errorf("-db %s: %w", Redact(dbFlag), err)
+	}
+	if mediaDir == "" {
+		mediaDir = "contentgen-media"
+		if !strings.Contains(dbFlag, "://") {
+			mediaDir = strings.TrimPrefix(dbFlag, "file:") + ".media"
+			mediaDir, _, _ = strings.Cut(mediaDir, "?")
+		}
+	}
+	h := db.Host(&sqlstore.HostOptions{Site: info, MediaDir: mediaDir, MediaURL: info.URL + "/uploads"})
+	s := &Site{
+		Host: h, History: db.History(), Templates: db.Templates(), State: db.State(),
+		Files:    http.StripPrefix("/uploads", h.Files()),
+		Register: h.RegisterPostType,
+		Close:    db.Close,
+	}
+	// Finish or remove the files of transactions a server that died
+	// before their file changes left behind.
+	sw, err := h.SweepMedia(ctx)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	if sw != (sqlstore.MediaSweep{}) {
+		log.Info("media files swept", "placed", sw.Placed, "removed", sw.Removed)
+	}
+	types, err := h.PostTypes(ctx)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	if len(types) > 0 {
+		return s, nil
+	}
+	// A new database: the demo site's types, roles and hand-made content.
+	pts, taxes := memhost.DemoTypes()
+	for _, pt := range pts {
+		if err := h.RegisterPostType(ctx, pt); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
+	for _, t := range taxes {
+		if err := h.RegisterTaxonomy(ctx, t); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
+	for _, r := range memhost.StandardRoles() {
+		if err := h.RegisterRole(ctx, r); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
+	if err := memhost.SeedDemo(ctx, h); err != nil {
+		db.Close()
+		return nil, err
+	}
+	s.Fresh = true
+	return s, nil
+}
+
+// Redact hides the password of a database URL.
+func Redact(dsn string) string {
+	scheme, rest, ok := strings.Cut(dsn, "://")
+	if !ok {
+		return dsn
+	}
+	if at := strings.LastIndex(rest, "@"); at >= 0 {
+		user, _, _ := strings.Cut(rest[:at], ":")
+		return scheme + "://" + user + "@" + rest[at+1:]
+	}
+	return dsn
+}
