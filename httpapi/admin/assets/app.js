@@ -25,6 +25,7 @@ const roles = () => cached('roles', async () => (await api('GET', '/users/roles'
 function toast(message, kind = 'info') {
   const el = h('div', { class: `toast toast-${kind}`, role: kind === 'error' ? 'alert' : null }, message);
   el.addEventListener('click', () => el.remove());
+  while (toasts.children.length >= 3) toasts.firstElementChild.remove();
   toasts.append(el);
   if (kind !== 'error') setTimeout(() => el.remove(), 5000);
 }
@@ -498,7 +499,8 @@ async function browseMedia(params) {
 }
 
 async function postView(id) {
-  const { post: p } = await api('GET', `/content/posts/${encodeURIComponent(id)}`);
+  const [{ post: p }, taxes] = await Promise.all([api('GET', `/content/posts/${encodeURIComponent(id)}`), taxonomies()]);
+  const taxLabel = (slug) => taxes.find((x) => x.name === slug)?.labels?.singular_name || slug;
   const byParent = new Map();
   const ids = new Set(p.comments.map((c) => c.id));
   for (const c of p.comments) {
@@ -526,7 +528,7 @@ async function postView(id) {
     p.featured_media ? h('figure', { class: 'featured' }, h('img', { src: p.featured_media.url, alt: p.featured_media.alt || '' })) : null,
     p.excerpt ? h('p', { class: 'lead' }, p.excerpt) : null,
     h('div', { class: 'content', id: 'post-content' }, sanitize(p.content)),
-    termGroups.length ? h('dl', { class: 'terms' }, termGroups.map(([tax, list]) => [h('dt', {}, tax), h('dd', {}, list.map((x) => h('span', { class: 'chip' }, x.name)))])) : null,
+    termGroups.length ? h('dl', { class: 'terms' }, termGroups.map(([tax, list]) => [h('dt', {}, taxLabel(tax)), h('dd', {}, list.map((x) => h('span', { class: 'chip' }, x.name)))])) : null,
     h('section', { id: 'post-comments' }, h('h2', {}, t('commentsCount', { n: p.comments.length })), thread(0) || h('p', { class: 'muted' }, t('noComments'))));
 }
 
@@ -582,9 +584,9 @@ async function historyView(params) {
             e.template_name ? h('div', { class: 'muted small' }, e.template_name) : null),
           h('td', { class: 'small' }, e.created_at),
           h('td', {}, e.content_exists ? t('yes') : h('span', { class: 'muted' }, t('no'))),
-          h('td', { class: 'actions' },
+          h('td', {}, h('div', { class: 'actions' },
             h('button', { type: 'button', class: 'small-btn del-entry', onclick: (ev) => del(ev.currentTarget, e, false) }, t('deleteEntry')),
-            e.content_exists ? h('button', { type: 'button', class: 'small-btn danger del-content', onclick: (ev) => del(ev.currentTarget, e, true) }, t('deleteWithContent')) : null)))))),
+            e.content_exists ? h('button', { type: 'button', class: 'small-btn danger del-content', onclick: (ev) => del(ev.currentTarget, e, true) }, t('deleteWithContent')) : null))))))),
     pager(page, pages, (n) => go({ type, page: n })),
     await deletePostsForm(),
   ];
@@ -666,7 +668,7 @@ async function templatesView(params) {
           x.description ? h('div', { class: 'muted small' }, x.description) : null),
         h('td', {}, x.post_type),
         h('td', {}, x.is_default ? t('yes') : h('button', { type: 'button', class: 'small-btn', onclick: (ev) => act(ev.currentTarget, 'POST', `/templates/${x.id}/default`) }, t('makeDefault'))),
-        h('td', { class: 'actions' },
+        h('td', {}, h('div', { class: 'actions' },
           h('button', { type: 'button', class: 'small-btn', onclick: (ev) => act(ev.currentTarget, 'POST', `/templates/${x.id}/duplicate`) }, t('duplicate')),
           h('button', { type: 'button', class: 'small-btn', onclick: (ev) => act(ev.currentTarget, 'POST', `/templates/${x.id}/variant`) }, t('variant')),
           h('button', {
@@ -674,7 +676,7 @@ async function templatesView(params) {
               const btn = ev.currentTarget;
               if (await confirmDialog(t('confirmDeleteTemplate', { name: x.name }), t('delete'))) act(btn, 'DELETE', `/templates/${x.id}`);
             },
-          }, t('delete'))))))))];
+          }, t('delete')))))))))];
 }
 
 async function templateEditor(id, params) {
@@ -937,6 +939,7 @@ async function route() {
   replace(main, view);
   main.removeAttribute('aria-busy');
   main.dataset.view = parts[0] || 'dashboard';
+  main.dataset.route = path + (qs ? `?${qs}` : '');
   const heading = main.querySelector('h1');
   if (heading && document.activeElement && !main.contains(document.activeElement) && document.activeElement !== document.body) main.focus({ preventScroll: true });
   if (heading) document.title = `${heading.textContent} · ${t('brand')}`;
