@@ -85,7 +85,11 @@ func TestBrowser(t *testing.T) {
 	}
 	step := func(name string, actions ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
-		require.NoError(t, chromedp.Do(ctx, actions...), "step %q", name)
+		err := chromedp.Do(ctx, actions...)
+		if err != nil && shots != "" {
+			_ = chromedp.Do(ctx, shot("failed"))
+		}
+		require.NoError(t, err, "step %q", name)
 	}
 	text := func(sel string) string {
 		t.Helper()
@@ -181,6 +185,31 @@ func TestBrowser(t *testing.T) {
 	_, after, err := s.gen.History(t.Context(), contentgen.HistoryQuery{})
 	require.NoError(t, err)
 	require.Equal(t, before-1, after)
+
+	// Cancel a long run: the page aborts the stream and the server stops.
+	step("cancel",
+		chromedp.Navigate(page+"#/generate/posts"),
+		chromedp.WaitVisible(css(`#gen-posts-form`)),
+		chromedp.SetValue(css(`#gen-posts-form [name="count"]`), "500"),
+		chromedp.SetValue(css(`#gen-posts-form [name="image_provider"]`), "provider_local"),
+		chromedp.Click(css(`#gen-submit`)),
+		poll(`document.querySelectorAll('#gen-log li').length > 0`),
+		chromedp.Click(css(`#gen-cancel`)),
+		poll(`!!document.querySelector('#gen-log li.warn') && !document.querySelector('#gen-submit').disabled`),
+	)
+	require.Contains(t, text(`#gen-log li.warn`), "Cancelled")
+	require.Less(t, mustFloat(t, text(`#gen-percent`)), 100.0)
+	for stopped := false; !stopped; {
+		select {
+		case msg := <-s.logs:
+			stopped = strings.Contains(msg, "run stopped")
+		case <-ctx.Done():
+			t.Fatal("the server did not stop the cancelled run")
+		}
+	}
+	_, total, err := s.gen.History(t.Context(), contentgen.HistoryQuery{Kind: contentgen.KindPost})
+	require.NoError(t, err)
+	require.Less(t, total, 3+500, "the run stopped before its end")
 
 	// Generate terms and users through their forms.
 	step("terms and users",
@@ -299,4 +328,12 @@ func TestBrowser(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	require.Empty(t, pageErrors, "the page throws no errors")
+}
+
+// mustFloat reads a percentage such as "42%".
+func mustFloat(t *testing.T, s string) float64 {
+	t.Helper()
+	f, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+	require.NoError(t, err, s)
+	return f
 }

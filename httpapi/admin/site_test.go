@@ -2,6 +2,7 @@ package admin_test
 
 import (
 	"context"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/cookiejar"
@@ -56,6 +57,23 @@ type site struct {
 	// adminPW is the application password of the administrator;
 	// editorPW that of an editor, who may not manage the site.
 	adminPW, editorPW string
+	// logs receives the messages the API logs.
+	logs chan string
+}
+
+// chanHandler is a slog.Handler that sends each message to a channel,
+// dropping it when the channel is full.
+type chanHandler chan string
+
+func (h chanHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (h chanHandler) WithAttrs([]slog.Attr) slog.Handler       { return h }
+func (h chanHandler) WithGroup(string) slog.Handler            { return h }
+func (h chanHandler) Handle(_ context.Context, r slog.Record) error {
+	select {
+	case h <- r.Message:
+	default:
+	}
+	return nil
 }
 
 // newSite starts a site whose sessions end after idle of inactivity.
@@ -86,10 +104,12 @@ func newSite(t *testing.T, idle time.Duration) *site {
 	require.NoError(t, err)
 	dir := httpapi.GeneratorDirectory(gen)
 	basic := &httpapi.BasicAuth{Passwords: passwords, Users: dir}
+	logs := make(chan string, 100)
 	api, err := httpapi.New(gen, &httpapi.Options{
 		Auth:     httpapi.Chain(basic, &httpapi.CookieAuth{Sessions: sessions, Users: dir}),
 		Sessions: sessions,
 		URLs:     httpapi.URLs{AdminURL: adminPath},
+		Logger:   slog.New(chanHandler(logs)),
 	})
 	require.NoError(t, err)
 	page, err := admin.New(&admin.Options{Generator: gen, Sessions: sessions, Verifier: basic, APIBase: apiBase})
@@ -104,7 +124,7 @@ func newSite(t *testing.T, idle time.Duration) *site {
 	srv.Listener = ln
 	srv.Start()
 	t.Cleanup(srv.Close)
-	return &site{srv: srv, mux: mux, host: host, gen: gen, sessions: sessions, clock: clk, adminPW: adminPW, editorPW: editorPW}
+	return &site{srv: srv, mux: mux, host: host, gen: gen, sessions: sessions, clock: clk, adminPW: adminPW, editorPW: editorPW, logs: logs}
 }
 
 // client returns an HTTP client with a cookie jar that does not follow

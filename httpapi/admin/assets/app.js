@@ -198,7 +198,7 @@ async function postsForm() {
   const result = h('div', { id: 'gen-result' });
   const submit = h('button', { type: 'submit', class: 'primary', id: 'gen-submit' }, t('generate'));
   const cancel = h('button', { type: 'button', id: 'gen-cancel', hidden: true }, t('cancel'));
-  const status = h('div', { class: 'progress-wrap', hidden: true }, progress, pct, cancel);
+  const status = h('div', { class: 'progress-wrap', hidden: true }, progress, pct);
   let controller = null;
   cancel.addEventListener('click', () => controller?.abort());
 
@@ -243,7 +243,7 @@ async function postsForm() {
         field(t('relatedTerms'), checkbox('delete_related_terms', false)),
         field(t('relatedAuthors'), checkbox('delete_related_authors', false)),
         field(t('relatedComments'), checkbox('delete_related_comments', false)))),
-    h('div', { class: 'row' }, submit),
+    h('div', { class: 'row' }, submit, cancel),
     status, log, result);
 
   form.addEventListener('submit', async (ev) => {
