@@ -17,6 +17,10 @@
 // in PostgreSQL, for several servers sharing one site; -db memory keeps it
 // in memory until the server stops. The demo site is created only in a new
 // database.
+//
+// The admin page (package httpapi/admin) is served beside the API, at
+// /contentgen/admin/ for the default -base; log in there with a user name
+// and its application password.
 package main
 
 import (
