@@ -176,8 +176,16 @@ func TestBrowser(t *testing.T) {
 	require.NoError(t, err)
 	firstID := first.Value
 	require.NotEmpty(t, firstID)
-	_, before, err := s.gen.History(t.Context(), contentgen.HistoryQuery{})
+	entries, before, err := s.gen.History(t.Context(), contentgen.HistoryQuery{})
 	require.NoError(t, err)
+	var kind string
+	for _, e := range entries {
+		if e.ID == firstID {
+			kind = e.ContentType
+		}
+	}
+	require.NotEmpty(t, kind)
+	itemsBefore := s.countKind(t, kind)
 	step("delete entry",
 		chromedp.Click(css(`#history-table tr[data-id="`+firstID+`"] .del-entry`)),
 		poll(`!!document.querySelector('#history-table') && !document.querySelector('#history-table tr[data-id="`+firstID+`"]')`),
@@ -185,6 +193,7 @@ func TestBrowser(t *testing.T) {
 	_, after, err := s.gen.History(t.Context(), contentgen.HistoryQuery{})
 	require.NoError(t, err)
 	require.Equal(t, before-1, after)
+	require.Equal(t, itemsBefore, s.countKind(t, kind), "the entry went, its content stays")
 
 	// Cancel a long run: the page aborts the stream and the server stops.
 	step("cancel",
@@ -336,4 +345,38 @@ func mustFloat(t *testing.T, s string) float64 {
 	f, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
 	require.NoError(t, err, s)
 	return f
+}
+
+// countKind counts the host's items of a history content type.
+func (s *site) countKind(t *testing.T, kind string) int {
+	t.Helper()
+	ctx := t.Context()
+	var n int
+	var err error
+	switch kind {
+	case "post":
+		var posts []contentgen.Post
+		posts, err = s.host.Posts(ctx, contentgen.PostQuery{})
+		n = len(posts)
+	case "comment":
+		var comments []contentgen.Comment
+		comments, err = s.host.Comments(ctx, contentgen.CommentQuery{})
+		n = len(comments)
+	case "term":
+		var terms []contentgen.Term
+		terms, err = s.host.Terms(ctx, contentgen.TermQuery{})
+		n = len(terms)
+	case "user":
+		var users []contentgen.User
+		users, err = s.host.Users(ctx, contentgen.UserQuery{})
+		n = len(users)
+	case "media":
+		var media []contentgen.Media
+		media, err = s.host.Media(ctx, contentgen.MediaQuery{})
+		n = len(media)
+	default:
+		t.Fatalf("unknown content type %q", kind)
+	}
+	require.NoError(t, err)
+	return n
 }

@@ -658,7 +658,7 @@ async function templatesView(params) {
     h('h1', {}, t('templates')),
     h('div', { class: 'row wrap toolbar' }, field(t('postType'), typeSel), h('span', { class: 'spacer' }),
       h('a', { class: 'button primary', href: `#/template/new${pt ? '?post_type=' + encodeURIComponent(pt) : ''}` }, t('newTemplate')),
-      exportBtn, h('label', { class: 'button', for: 'tmpl-import' }, t('import')), importInput),
+      exportBtn, importInput, h('label', { class: 'button', for: 'tmpl-import' }, t('import'))),
     list.stale?.length ? h('p', { class: 'alert alert-info' }, t('staleTemplates', { n: list.stale.length })) : null,
     h('div', { class: 'table-wrap' }, h('table', { class: 'table', id: 'templates-table' },
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, t('select'))), [t('name'), t('postType'), t('default'), t('actions')].map((x) => h('th', { scope: 'col' }, x)))),
