@@ -137,6 +137,21 @@ func TestExpiredCookieSessionIsRejected(t *testing.T) {
 	require.Equal(t, http.StatusOK, get())
 	clk.Advance(10 * time.Minute)
 	require.Equal(t, http.StatusUnauthorized, get(), "the session expired while idle")
+
+	// The page of an ended session is not asked for Basic credentials,
+	// which would make the browser prompt for a password over it; other
+	// clients are.
+	req := httptest.NewRequest("GET", "/settings", nil)
+	req.AddCookie(c)
+	req.Header.Set("X-Host-Nonce", nonce)
+	rec := httptest.NewRecorder()
+	api.ServeHTTP(rec, req)
+	require.Equal(t, http.StatusUnauthorized, rec.Code)
+	require.Empty(t, rec.Header().Get("WWW-Authenticate"))
+	rec = httptest.NewRecorder()
+	api.ServeHTTP(rec, httptest.NewRequest("GET", "/settings", nil))
+	require.Equal(t, http.StatusUnauthorized, rec.Code)
+	require.Contains(t, rec.Header().Get("WWW-Authenticate"), "Basic")
 }
 
 func TestURLsReportPathsOnTheRequestHost(t *testing.T) {

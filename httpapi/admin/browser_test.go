@@ -13,6 +13,7 @@ import (
 
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
@@ -85,7 +86,9 @@ func TestBrowser(t *testing.T) {
 	}
 	step := func(name string, actions ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
-		err := chromedp.Do(ctx, actions...)
+		stepCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		err := chromedp.Do(stepCtx, actions...)
 		if err != nil && shots != "" {
 			_ = chromedp.Do(ctx, shot("failed"))
 		}
@@ -119,6 +122,21 @@ func TestBrowser(t *testing.T) {
 	)
 	step("dashboard", shot("dashboard"))
 	require.Equal(t, "0", text(`#stat-total`), "nothing generated yet")
+
+	// By keyboard: Tab reaches the skip link, then the menu, with a
+	// visible focus; Enter follows a link.
+	step("keyboard",
+		chromedp.KeyEvent(kb.Tab),
+		poll(`document.activeElement.classList.contains('skip')`),
+		chromedp.KeyEvent(kb.Tab),
+		poll(`document.activeElement.dataset.section === 'dashboard'`),
+		poll(`getComputedStyle(document.activeElement).boxShadow !== 'none'`),
+		chromedp.KeyEvent(kb.Tab),
+		chromedp.KeyEvent(kb.Enter),
+		chromedp.WaitVisible(css(`#gen-posts-form`)),
+		chromedp.Navigate(page+"#/"),
+		chromedp.WaitVisible(css(`#stat-total`)),
+	)
 
 	// Generate three posts with comments through the streaming form and
 	// watch the progress reach 100%.
@@ -326,6 +344,21 @@ func TestBrowser(t *testing.T) {
 	settings, err := s.gen.Settings().Get(t.Context())
 	require.NoError(t, err)
 	require.Equal(t, "de_DE", settings.AdminLocale)
+
+	// A session unused for too long ends: the next call of the page
+	// leads back to the login form, which says why.
+	s.clock.Advance(2 * time.Hour)
+	step("expired",
+		chromedp.Click(css(`#nav a[data-section="history"]`)),
+		chromedp.WaitVisible(css(`#login-notice`)),
+	)
+	require.Contains(t, text(`#login-notice`), "Sitzung ist abgelaufen")
+	step("login again",
+		chromedp.SendKeys(css(`#log`), "admin"),
+		chromedp.SendKeys(css(`#pwd`), s.adminPW),
+		chromedp.Click(css(`#login-submit`)),
+		chromedp.WaitVisible(css(`#stat-total`)),
+	)
 
 	// Log out: the page is gone until the next login.
 	step("logout",
