@@ -235,6 +235,10 @@ async function postsForm() {
         field(t('customFields'), checkbox('populate_custom_fields', true)),
         field(t('dateFrom'), h('input', { type: 'date', name: 'date_from' })),
         field(t('dateTo'), h('input', { type: 'date', name: 'date_to' })))),
+    h('details', {}, h('summary', {}, t('advancedJSON')),
+      h('div', { class: 'grid2' },
+        field('field_config', h('textarea', { class: 'code json', rows: 5, spellcheck: 'false', 'data-json': 'field_config', oninput: (e) => e.target.setCustomValidity('') }), t('fieldConfigHint')),
+        field('related_cpt_options', h('textarea', { class: 'code json', rows: 5, spellcheck: 'false', 'data-json': 'related_cpt_options', oninput: (e) => e.target.setCustomValidity('') }), t('relatedHint')))),
     h('details', {}, h('summary', {}, t('beforeGenerating')),
       h('div', { class: 'grid3' },
         field(t('deleteExisting'), checkbox('delete_existing_before_generate', false)),
@@ -262,6 +266,18 @@ async function postsForm() {
       tc[fs.dataset.taxonomy] = s;
     }
     if (Object.keys(tc).length) body.taxonomy_config = tc;
+    for (const ta of form.querySelectorAll('textarea[data-json]')) {
+      if (!ta.value.trim()) continue;
+      try {
+        body[ta.dataset.json] = JSON.parse(ta.value);
+        ta.setCustomValidity('');
+      } catch {
+        ta.setCustomValidity(t('invalidJSON'));
+        ta.closest('details').open = true;
+        ta.reportValidity();
+        return;
+      }
+    }
     const total = body.count || 1;
     replace(log);
     replace(result);
