@@ -2,6 +2,7 @@ package admin
 
 import (
 	"bytes"
+	"context"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -108,6 +109,14 @@ func New(opts *Options) (http.Handler, error) {
 	} else if u.IsAbs() {
 		connect += " " + u.Scheme + "://" + u.Host
 	}
+	// Images come from this server and from the site's address, which
+	// media URLs are built on and which may name the server differently.
+	img := "'self' data: blob:"
+	if site, err := o.Generator.Host().Site(context.Background()); err == nil {
+		if u, err := url.Parse(site.URL); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+			img += " " + u.Scheme + "://" + u.Host
+		}
+	}
 	if o.Users == nil {
 		o.Users = httpapi.GeneratorDirectory(o.Generator)
 	}
@@ -129,7 +138,7 @@ func New(opts *Options) (http.Handler, error) {
 	h := &handler{
 		o: o, mux: http.NewServeMux(), pages: pages, assets: assets, formKey: key,
 		cop: http.NewCrossOriginProtection(),
-		csp: "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: http: https:; " +
+		csp: "default-src 'none'; script-src 'self'; style-src 'self'; img-src " + img + "; " +
 			"connect-src " + connect + "; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
 	}
 	h.mux.HandleFunc("GET /{$}", h.page)

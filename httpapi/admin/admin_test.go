@@ -111,6 +111,7 @@ func requireSecurityHeaders(t *testing.T, resp *http.Response) {
 	require.Contains(t, csp, "default-src 'none'")
 	require.NotContains(t, csp, "unsafe-inline")
 	require.NotContains(t, csp, "unsafe-eval")
+	require.Contains(t, csp, "img-src 'self' data: blob: http://127.0.0.1:", "images from the site's address")
 	require.Equal(t, "nosniff", resp.Header.Get("X-Content-Type-Options"))
 	require.Equal(t, "DENY", resp.Header.Get("X-Frame-Options"))
 }

@@ -178,6 +178,7 @@ func TestBrowser(t *testing.T) {
 		chromedp.Click(css(`#post-list a[href="#/post/`+strconv.FormatInt(want.ID, 10)+`"]`)),
 		chromedp.WaitVisible(css(`#post-title`)),
 		poll(`document.querySelector('#post-content').textContent.trim().length > 20`),
+		poll(`document.querySelector('.featured img').complete && document.querySelector('.featured img').naturalWidth > 0`),
 		shot("post"),
 	)
 	require.Equal(t, want.Title, text(`#post-title`))

@@ -37,6 +37,7 @@
 // binary: nothing is downloaded or built at run time. It speaks English
 // and German, following the admin_locale setting ("auto" follows the site
 // language). Every answer carries a Content-Security-Policy that allows
-// scripts and styles only from the page's own origin, forbids framing,
-// and comes with X-Content-Type-Options: nosniff.
+// scripts and styles only from the page's own origin and images only from
+// it and the site's address, forbids framing, and comes with
+// X-Content-Type-Options: nosniff.
 package admin
