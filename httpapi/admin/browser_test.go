@@ -156,6 +156,10 @@ func TestBrowser(t *testing.T) {
 		shot("generate"),
 	)
 	require.Equal(t, "100%", text(`#gen-percent`))
+	require.Zero(t, count(`#gen-cancel:not([hidden])`), "nothing to cancel after the run")
+	hidden, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`getComputedStyle(document.getElementById('gen-cancel')).display === 'none'`))
+	require.NoError(t, err)
+	require.True(t, hidden, "the Cancel button is not shown when nothing runs")
 	require.GreaterOrEqual(t, count(`#gen-log li`), 3, "the log shows the run's events")
 	posts, err := s.host.Posts(t.Context(), contentgen.PostQuery{Types: []string{"post"}})
 	require.NoError(t, err)

@@ -287,7 +287,9 @@ async function postsForm() {
     cancel.hidden = false;
     submit.disabled = true;
     controller = new AbortController();
+    const done = { images: 0, imageTotal: 0, posts: 0, postTotal: total };
     const setPct = (p) => {
+      if (p < progress.value) return; // the bar never goes back
       progress.value = p;
       pct.textContent = `${Math.round(p)}%`;
     };
@@ -307,8 +309,14 @@ async function postsForm() {
           replace(result, h('div', { class: 'alert alert-error', role: 'alert' }, e.message));
           return;
         }
-        const m = /(\d+) of (\d+)/.exec(e.message || '');
-        if (m && /post/i.test(e.message)) setPct(Math.min(99, (100 * Number(m[1])) / Number(m[2] || total)));
+        // Progress counts the images stored and the posts created, as
+        // the run's events report them ("Image 2 of 5 …", "Created post
+        // 3 of 5: …").
+        const img = /^Image (\d+) of (\d+)/.exec(e.message || '');
+        const post = /^Created post (\d+) of (\d+)/.exec(e.message || '');
+        if (img) [done.images, done.imageTotal] = [Number(img[1]), Number(img[2])];
+        if (post) [done.posts, done.postTotal] = [Number(post[1]), Number(post[2])];
+        if (img || post) setPct(Math.min(99, (100 * (done.images + done.posts)) / (done.imageTotal + done.postTotal)));
         log.append(h('li', { class: e.type === 'warning' ? 'warn' : '' }, e.message));
         log.scrollTop = log.scrollHeight;
       }, controller.signal);
