@@ -54,7 +54,8 @@ type Options struct {
 	// httpapi.GeneratorDirectory(Generator).
 	Users httpapi.Directory
 	// APIBase is the address of the API's root as the browser reaches it:
-	// a path such as "/contentgen/v1" or an absolute URL.
+	// a path such as "/contentgen/v1", or an absolute URL on the page's
+	// own origin (the page sends its session cookie to no other).
 	APIBase string
 	// Logger receives failures that are not the client's; nil discards
 	// them.
