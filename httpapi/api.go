@@ -50,7 +50,11 @@ type Options struct {
 	StreamWriteTimeout time.Duration
 }
 
-// URLs are the addresses reported by GET /urls.
+// URLs are the addresses reported by GET /urls. PluginURL, AdminURL,
+// AjaxURL and LogoURL may be given as a path, such as
+// "/contentgen/admin/", which is reported on the scheme and host the
+// request reached. An empty AdminURL reports the site's admin address;
+// other empty fields stay empty or are derived from the request.
 type URLs struct {
 	PluginURL  string `json:"plugin_url"`
 	APIURL     string `json:"api_url"`

@@ -449,6 +449,16 @@ func (a *BasicAuth) Authenticate(r *http.Request) (*Principal, error) {
 	if !ok {
 		return nil, nil
 	}
+	return a.Verify(r, login, password)
+}
+
+// Verify checks a user name and password that request r carries in
+// another form than a Basic header (a login form, for example) exactly
+// as Authenticate checks Basic credentials: the same passwords, the same
+// throttle of failed logins counted under the same client address, and
+// the same errors (ErrBadCredentials, or a *ThrottledError matching it).
+// It returns the principal of a valid login.
+func (a *BasicAuth) Verify(r *http.Request, login, password string) (*Principal, error) {
 	method := a.remembered(login, password)
 	if method == "" {
 		addr := ""
@@ -513,34 +523,129 @@ func (a *BasicAuth) check(ctx context.Context, login, password string) (string, 
 // Sessions issues and checks session cookies and their nonces. Sessions
 // are kept in memory; the nonce of a session is an HMAC of its token, so
 // a page that knows the nonce cannot forge another session's.
+//
+// A session ends when it has not been used for the idle timeout, when it
+// has lived for its maximum age, or when End is called, whichever comes
+// first (see SessionOptions). The store holds a bounded number of
+// sessions: when it is full, the session used least recently is ended to
+// make room. It is safe for concurrent use.
 type Sessions struct {
 	// CookieName is the session cookie's name.
 	CookieName string
 	secret     []byte
-	mu         sync.RWMutex
-	byToken    map[string]string // token hash -> login
+	now        func() time.Time
+	idle, age  time.Duration
+	limit      int
+	mu         sync.Mutex
+	byToken    map[string]*session // token hash -> session
 }
 
-// NewSessions returns an empty session store with a random secret.
-func NewSessions() (*Sessions, error) {
+// session is a live session.
+type session struct {
+	login             string
+	created, lastSeen time.Time
+}
+
+// SessionOptions configure a session store. Zero fields mean the
+// defaults.
+type SessionOptions struct {
+	// CookieName is the name of the session cookie; "" means
+	// "contentgen_session".
+	CookieName string
+	// IdleTimeout ends a session that has not been used for that long; 0
+	// means one hour, a negative value never.
+	IdleTimeout time.Duration
+	// MaxAge ends a session that long after it was created, however busy
+	// it is; 0 means twelve hours, a negative value never.
+	MaxAge time.Duration
+	// MaxSessions bounds how many sessions are kept; 0 means 10,000.
+	MaxSessions int
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// NewSessions returns an empty session store with a random secret and
+// the default options.
+func NewSessions() (*Sessions, error) { return NewSessionsWith(nil) }
+
+// NewSessionsWith returns an empty session store with a random secret,
+// configured by opts; nil means the defaults.
+func NewSessionsWith(opts *SessionOptions) (*Sessions, error) {
+	var o SessionOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.MaxSessions < 0 {
+		return nil, errors.New("httpapi: SessionOptions.MaxSessions must not be negative")
+	}
+	if o.CookieName == "" {
+		o.CookieName = "contentgen_session"
+	}
+	if o.MaxSessions == 0 {
+		o.MaxSessions = 10_000
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
 	secret := make([]byte, 32)
 	if _, err := rand.Read(secret); err != nil {
 		return nil, err
 	}
-	return &Sessions{CookieName: "contentgen_session", secret: secret, byToken: map[string]string{}}, nil
+	return &Sessions{
+		CookieName: o.CookieName,
+		secret:     secret,
+		now:        o.Now,
+		idle:       durationOption(o.IdleTimeout, time.Hour),
+		age:        durationOption(o.MaxAge, 12*time.Hour),
+		limit:      o.MaxSessions,
+		byToken:    map[string]*session{},
+	}, nil
 }
 
-// Create starts a session for login and returns the cookie to set.
+// Create starts a session for login and returns the cookie to set: Path
+// "/", HttpOnly and SameSite=Lax. The caller sets Secure when the page is
+// served over TLS.
 func (s *Sessions) Create(login string) (*http.Cookie, error) {
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {
 		return nil, err
 	}
 	token := base64.RawURLEncoding.EncodeToString(raw)
+	now := s.now()
 	s.mu.Lock()
-	s.byToken[s.key(token)] = login
+	if len(s.byToken) >= s.limit {
+		s.makeRoomLocked(now)
+	}
+	s.byToken[s.key(token)] = &session{login: login, created: now, lastSeen: now}
 	s.mu.Unlock()
-	return &http.Cookie{Name: s.CookieName, Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode}, nil
+	c := &http.Cookie{Name: s.CookieName, Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode}
+	if s.age > 0 {
+		c.MaxAge = int(s.age / time.Second)
+	}
+	return c, nil
+}
+
+// makeRoomLocked drops expired sessions and, when none has expired, the
+// one used least recently.
+func (s *Sessions) makeRoomLocked(now time.Time) {
+	oldest, oldestKey := time.Time{}, ""
+	for k, ss := range s.byToken {
+		if s.expired(ss, now) {
+			delete(s.byToken, k)
+			continue
+		}
+		if oldestKey == "" || ss.lastSeen.Before(oldest) {
+			oldest, oldestKey = ss.lastSeen, k
+		}
+	}
+	if len(s.byToken) >= s.limit && oldestKey != "" {
+		delete(s.byToken, oldestKey)
+	}
+}
+
+// expired reports whether ss has ended by time at now.
+func (s *Sessions) expired(ss *session, now time.Time) bool {
+	return (s.idle > 0 && now.Sub(ss.lastSeen) >= s.idle) || (s.age > 0 && now.Sub(ss.created) >= s.age)
 }
 
 // End ends the session with token.
@@ -557,12 +662,27 @@ func (s *Sessions) key(token string) string {
 	return string(m.Sum(nil))
 }
 
-// login returns the login of a live session.
-func (s *Sessions) login(token string) (string, bool) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	l, ok := s.byToken[s.key(token)]
-	return l, ok
+// Lookup returns the login of the live session with token and counts the
+// call as a use of the session, which restarts its idle timeout. It
+// returns false for an unknown, ended or expired session.
+func (s *Sessions) Lookup(token string) (string, bool) {
+	if token == "" {
+		return "", false
+	}
+	k := s.key(token)
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss, ok := s.byToken[k]
+	if !ok {
+		return "", false
+	}
+	if s.expired(ss, now) {
+		delete(s.byToken, k)
+		return "", false
+	}
+	ss.lastSeen = now
+	return ss.login, true
 }
 
 // Nonce returns the nonce of a session or, for a principal without a
@@ -587,10 +707,6 @@ func (a *CookieAuth) Authenticate(r *http.Request) (*Principal, error) {
 	if err != nil || c.Value == "" {
 		return nil, nil
 	}
-	login, ok := a.Sessions.login(c.Value)
-	if !ok {
-		return nil, ErrBadCredentials
-	}
 	nonce := r.Header.Get("X-Host-Nonce")
 	if nonce == "" {
 		nonce = r.Header.Get("X-WP-Nonce")
@@ -599,6 +715,10 @@ func (a *CookieAuth) Authenticate(r *http.Request) (*Principal, error) {
 		// A cookie alone does not authenticate (the request may be
 		// cross-site); treat it as no credentials.
 		return nil, nil
+	}
+	login, ok := a.Sessions.Lookup(c.Value)
+	if !ok {
+		return nil, ErrBadCredentials
 	}
 	p, err := a.Users.Lookup(r.Context(), login)
 	if err != nil {

@@ -21,7 +21,14 @@
 // when explicitly enabled for development (BasicAuth.AllowAccountPasswords)
 // and a session cookie plus nonce header (CookieAuth). Chain combines
 // them. Unauthenticated requests get 401 rest_not_logged_in; users without
-// the manage_options capability get 403 rest_forbidden.
+// the manage_options capability get 403 rest_forbidden. A 401 carries a
+// Basic challenge, except to requests that send a nonce: those come from
+// a page of a cookie session, where the challenge would make the browser
+// prompt for a password.
+//
+// Sessions (see SessionOptions) end after an idle timeout and a maximum
+// age on an injected clock. Package httpapi/admin serves the admin page
+// that logs users in to such sessions.
 //
 // # Running the API safely
 //

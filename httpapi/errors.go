@@ -94,7 +94,10 @@ func (a *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if noCode {
 		body.Code = ""
 	}
-	if status == http.StatusUnauthorized && a.realm != "" {
+	// A request that carries a nonce comes from a page of a cookie
+	// session, which handles 401 itself: announcing Basic would make the
+	// browser prompt for a password over the page.
+	if status == http.StatusUnauthorized && a.realm != "" && !hasNonce(r) {
 		w.Header().Set("WWW-Authenticate", `Basic realm="`+a.realm+`", charset="UTF-8"`)
 	}
 	writeJSON(w, status, body)
@@ -104,4 +107,9 @@ func (a *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
 // layer's own checks.
 func paramError(param, format string, args ...any) error {
 	return contentgen.Errorf(contentgen.CodeInvalidParameter, param, format, args...)
+}
+
+// hasNonce reports whether r carries the nonce of a cookie session.
+func hasNonce(r *http.Request) bool {
+	return r.Header.Get("X-Host-Nonce") != "" || r.Header.Get("X-WP-Nonce") != ""
 }

@@ -540,8 +540,13 @@ func (a *API) urlsInfo(w http.ResponseWriter, r *http.Request) error {
 	if u.AdminURL == "" {
 		u.AdminURL = site.AdminURL
 	}
-	if u.AjaxURL == "" && site.AdminURL != "" {
-		u.AjaxURL = strings.TrimSuffix(site.AdminURL, "/") + "/admin-ajax.php"
+	// Addresses given as a path are on the server the request reached.
+	// No address is made up: ajax_url stays empty unless the embedding
+	// program serves one.
+	for _, f := range []*string{&u.PluginURL, &u.AdminURL, &u.AjaxURL, &u.LogoURL} {
+		if strings.HasPrefix(*f, "/") && !strings.HasPrefix(*f, "//") {
+			*f = origin(r) + *f
+		}
 	}
 	if u.PluginName == "" {
 		u.PluginName = "contentgen"
@@ -562,19 +567,24 @@ func (a *API) urlsInfo(w http.ResponseWriter, r *http.Request) error {
 	}{u, nonce}})
 }
 
-// apiURL is the absolute address of the API root, derived from the
-// request as the client sent it (the path before any StripPrefix).
-func apiURL(r *http.Request) string {
+// origin is the scheme and host the request reached.
+func origin(r *http.Request) string {
 	scheme := "http"
 	if r.TLS != nil {
 		scheme = "https"
 	}
+	return scheme + "://" + r.Host
+}
+
+// apiURL is the absolute address of the API root, derived from the
+// request as the client sent it (the path before any StripPrefix).
+func apiURL(r *http.Request) string {
 	path := r.URL.Path
 	if u, err := url.ParseRequestURI(r.RequestURI); err == nil {
 		path = u.Path
 	}
 	path = strings.TrimSuffix(path, "/urls")
-	return scheme + "://" + r.Host + path
+	return origin(r) + path
 }
 
 func (a *API) users(w http.ResponseWriter, r *http.Request) error {

@@ -17,6 +17,10 @@
 // in PostgreSQL, for several servers sharing one site; -db memory keeps it
 // in memory until the server stops. The demo site is created only in a new
 // database.
+//
+// The admin page (package httpapi/admin) is served beside the API, at
+// /contentgen/admin/ for the default -base; log in there with a user name
+// and its application password.
 package main
 
 import (
@@ -29,6 +33,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path"
 	"strings"
 	"syscall"
 	"time"
@@ -38,6 +43,7 @@ import (
 	"github.com/contentgen/contentgen/contentgen/secrets"
 	"github.com/contentgen/contentgen/examples/internal/site"
 	"github.com/contentgen/contentgen/httpapi"
+	"github.com/contentgen/contentgen/httpapi/admin"
 )
 
 // userFlags collects repeated -user name:password:role flags.
@@ -104,7 +110,8 @@ func run(ctx context.Context, args []string, out *os.File) error {
 		return err
 	}
 	apiBase := "http://" + ln.Addr().String() + "/" + strings.Trim(*base, "/")
-	fmt.Fprintf(out, "contentgen demo site listening\n  API base URL: %s\n  site kept in: %s\n", apiBase, site.Redact(*dbFlag))
+	fmt.Fprintf(out, "contentgen demo site listening\n  API base URL: %s\n  admin page:   http://%s%s (log in as a user below)\n  site kept in: %s\n",
+		apiBase, ln.Addr(), adminPathOf(*base), site.Redact(*dbFlag))
 	for _, c := range creds {
 		fmt.Fprintf(out, "  user %-12s application password %q (%s)\n", c.name, c.password, c.role)
 	}
@@ -204,11 +211,20 @@ func buildServer(ctx context.Context, c serverConfig) (*http.Server, []userSpec,
 	}
 	dir := httpapi.GeneratorDirectory(gen)
 	basic := &httpapi.BasicAuth{Passwords: passwords, Users: dir, AllowAccountPasswords: allowAccount}
+	adminPath := adminPathOf(base)
 	api, err := httpapi.New(gen, &httpapi.Options{
 		Auth:     httpapi.Chain(basic, &httpapi.CookieAuth{Sessions: sessions, Users: dir}),
 		Sessions: sessions,
 		Logger:   logger,
 		License:  c.license,
+		URLs:     httpapi.URLs{AdminURL: adminPath},
+	})
+	if err != nil {
+		return nil, nil, st, err
+	}
+	adminPage, err := admin.New(&admin.Options{
+		Generator: gen, Sessions: sessions, Verifier: basic, Users: dir,
+		APIBase: "/" + strings.Trim(base, "/"), Logger: logger,
 	})
 	if err != nil {
 		return nil, nil, st, err
@@ -216,9 +232,16 @@ func buildServer(ctx context.Context, c serverConfig) (*http.Server, []userSpec,
 
 	mux := http.NewServeMux()
 	httpapi.Mount(mux, base, api)
+	mux.Handle(adminPath, http.StripPrefix(strings.TrimSuffix(adminPath, "/"), adminPage))
 	mux.Handle("GET /uploads/", st.Files)
 	mux.Handle("POST /login", login(basic, sessions))
 	return httpapi.NewServer(addr, mux, nil), creds, st, nil
+}
+
+// adminPathOf is where the admin page is served for an API under base:
+// beside it, "/contentgen/admin/" for "/contentgen/v1".
+func adminPathOf(base string) string {
+	return path.Join(path.Dir("/"+strings.Trim(base, "/")), "admin") + "/"
 }
 
 // addUser creates a hand-made demo user with a role, unless a user of
@@ -267,6 +290,7 @@ func login(basic *httpapi.BasicAuth, sessions *httpapi.Sessions) http.Handler {
 			http.Error(w, "session could not be created", http.StatusInternalServerError)
 			return
 		}
+		c.Secure = r.TLS != nil
 		http.SetCookie(w, c)
 		p.Session = c.Value
 		w.Header().Set("Content-Type", "application/json")

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestAdminPathBesideTheAPI(t *testing.T) {
+	t.Parallel()
+	for base, want := range map[string]string{
+		"/contentgen/v1": "/contentgen/admin/",
+		"contentgen/v1/": "/contentgen/admin/",
+		"/api":           "/admin/",
+		"/":              "/admin/",
+		"/a/b/v2":        "/a/b/admin/",
+	} {
+		require.Equal(t, want, adminPathOf(base), base)
+	}
+}
+
+// TestAdminPageIsServedAtAdminURL checks that the address /urls reports
+// as admin_url answers with the admin page, and that no dead ajax_url is
+// advertised.
+func TestAdminPageIsServedAtAdminURL(t *testing.T) {
+	t.Parallel()
+	const pw = "abcd efgh ijkl mnop qrst uvwx"
+	srv, _, closeSite, err := newServer(context.Background(), serverConfig{addr: "127.0.0.1:1", base: "/contentgen/v1", adminPassword: pw, db: "memory"})
+	require.NoError(t, err)
+	defer closeSite()
+	h := srv.Handler
+
+	req := httptest.NewRequest("GET", "/contentgen/v1/urls", nil)
+	req.SetBasicAuth("admin", pw)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	var body struct {
+		URLs map[string]string `json:"urls"`
+	}
+	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &body))
+	adminURL := body.URLs["admin_url"]
+	require.Equal(t, "http://example.com/contentgen/admin/", adminURL, "the admin page's address on the host the request reached")
+	require.Empty(t, body.URLs["ajax_url"])
+
+	path := strings.TrimPrefix(adminURL, "http://example.com")
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+	require.Equal(t, http.StatusSeeOther, rec.Code)
+	require.Equal(t, "login", rec.Header().Get("Location"))
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", path+"login", nil))
+	require.Equal(t, http.StatusOK, rec.Code)
+	require.Contains(t, rec.Body.String(), `<form method="post" action="login"`)
+	require.NotEmpty(t, rec.Header().Get("Content-Security-Policy"))
+}
