@@ -96,6 +96,7 @@ type postsBody struct {
 	ReplyProbability int               `json:"comment_reply_probability"`
 	VariationProfile string            `json:"variation_profile"`
 	Locale           string            `json:"locale"`
+	ContentFormat    string            `json:"content_format"`
 	TemplateID       int64             `json:"template_id"`
 	DeleteScope      string            `json:"delete_scope"`
 	TaxonomyConfig   map[string]string `json:"taxonomy_config"`
