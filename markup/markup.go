@@ -253,34 +253,38 @@ func (d *Doc) AppendText(dst []byte, s string) []byte {
 }
 
 // Text escapes dst[from:], plain text written in place into the element
-// opened last, for the format: in HTML and block markup &, < and > become
-// character references; in Markdown every character that CommonMark could
-// read as markup gets a backslash. Text must not hold line breaks. When
+// opened last, for the format: in HTML &, < and > become character
+// references; in block markup & and <, as the block editor escapes rich
+// text when it saves a block; in Markdown every character that CommonMark
+// could read as markup gets a backslash. Text must not hold line breaks. When
 // nothing needs escaping, dst is returned untouched.
 func (d *Doc) Text(dst []byte, from int) []byte {
 	if d.f == Markdown {
 		return escapeMarkdown(dst, from, from == d.textAt)
 	}
-	return escapeHTML(dst, from)
+	return escapeHTML(dst, from, d.f == HTML)
 }
 
-// htmlRef is the character reference of the bytes HTML text escapes.
-func htmlRef(c byte) string {
+// htmlRef is the character reference of the bytes HTML text escapes; gt
+// includes >.
+func htmlRef(c byte, gt bool) string {
 	switch c {
 	case '&':
 		return "&amp;"
 	case '<':
 		return "&lt;"
 	case '>':
-		return "&gt;"
+		if gt {
+			return "&gt;"
+		}
 	}
 	return ""
 }
 
-func escapeHTML(dst []byte, from int) []byte {
+func escapeHTML(dst []byte, from int, gt bool) []byte {
 	extra := 0
 	for _, c := range dst[from:] {
-		if r := htmlRef(c); r != "" {
+		if r := htmlRef(c, gt); r != "" {
 			extra += len(r) - 1
 		}
 	}
@@ -292,7 +296,7 @@ func escapeHTML(dst []byte, from int) []byte {
 	j := n + extra
 	for i := n - 1; i >= from; i-- {
 		c := dst[i]
-		if r := htmlRef(c); r != "" {
+		if r := htmlRef(c, gt); r != "" {
 			j -= len(r)
 			copy(dst[j:], r)
 			continue

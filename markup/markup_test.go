@@ -105,6 +105,14 @@ func TestFormatsWriteTheirOwnSyntax(t *testing.T) {
 		"\\- not a list\n", render(markup.Markdown, sample))
 }
 
+func TestGreaterThanIsEscapedAsEachFormatSaves(t *testing.T) {
+	t.Parallel()
+	doc := []element{{kind: "p", text: "a > b"}}
+	require.Equal(t, "<p>a &gt; b</p>\n", render(markup.HTML, doc))
+	require.Equal(t, "<!-- wp:paragraph -->\n<p>a > b</p>\n<!-- /wp:paragraph -->", render(markup.Blocks, doc), "the block editor leaves > as it is")
+	require.Equal(t, "a \\> b\n", render(markup.Markdown, doc))
+}
+
 func TestParse(t *testing.T) {
 	t.Parallel()
 	for _, f := range markup.Formats() {

@@ -230,9 +230,9 @@ func CheckBlocks(doc string) error {
 }
 
 var (
-	paragraphHTML = regexp.MustCompile(`^\n<p>([^<>]*)</p>\n$`)
-	headingHTML   = regexp.MustCompile(`^\n<h([1-6]) class="wp-block-heading">([^<>]*)</h([1-6])>\n$`)
-	itemHTML      = regexp.MustCompile(`^\n<li>([^<>]*)</li>\n$`)
+	paragraphHTML = regexp.MustCompile(`^\n<p>([^<]*)</p>\n$`)
+	headingHTML   = regexp.MustCompile(`^\n<h([1-6]) class="wp-block-heading">([^<]*)</h([1-6])>\n$`)
+	itemHTML      = regexp.MustCompile(`^\n<li>([^<]*)</li>\n$`)
 	entity        = regexp.MustCompile(`&(amp|lt|gt|quot|#[0-9]+|#x[0-9a-fA-F]+);`)
 )
 
