@@ -161,6 +161,7 @@ func FuzzDecodeFieldConfig(f *testing.F) {
 		`{"custom_fields":{"c":{"mode":"choose","choose":{"values":[1,"a",null,{"k":[true]}],"selection_mode":"rotate"}}}}`,
 		`{"custom_fields":{"\u00ff\ufffd":{"mode":"choose","choose":{"values":["\xff"]}}}}`,
 		`{"custom_fields":{"f":{"mode":"create","create":{"word_count_min":5000,"word_count_max":5000}}}}`,
+		`{"content_format":"blocks","custom_fields":{"r":{"mode":"create","field_type":"wysiwyg"}}}`, `{"content_format":"Markdown"}`, `{"content_format":[]}`,
 	} {
 		f.Add([]byte(seed))
 	}
