@@ -115,9 +115,9 @@ type PostsRequest struct {
 	Locale string
 	// ContentFormat is the format of the post bodies, of the wysiwyg
 	// custom field values and of related posts: FormatHTML,
-	// FormatBlocks or FormatMarkdown. "" means the template's
-	// field_config content_format (of FieldConfig or of the template),
-	// else FormatHTML. Excerpts stay plain text in every format.
+	// FormatBlocks or FormatMarkdown. "" means the ContentFormat of the
+	// field configuration (FieldConfig merged over the template's), else
+	// FormatHTML. Excerpts stay plain text in every format.
 	ContentFormat ContentFormat
 	// DateFrom and DateTo bound the dates of the posts and their comments
 	// (zero: within the last year, up to now). Posts that are not
