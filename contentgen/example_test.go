@@ -3,6 +3,7 @@ package contentgen_test
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/contentgen/memhost"
@@ -34,4 +35,27 @@ func Example_fixtures() {
 	// 3 posts, 2 editors
 	// 3 posts removed
 	// 1 hand-made post left: Hello world!
+}
+
+// Posts for a block editor site come as block markup, posts for a static
+// site generator as Markdown; the excerpt stays plain text.
+func ExamplePostsRequest_contentFormat() {
+	ctx := context.Background()
+	host, _ := memhost.NewDemo(nil)
+	seed := int64(42)
+	gen, _ := contentgen.New(host, history.NewMemStore(nil), &contentgen.Config{Seed: &seed})
+
+	res, _ := gen.GeneratePosts(ctx, contentgen.PostsRequest{
+		Count:            new(1),
+		SetFeaturedImage: new(false),
+		ContentFormat:    contentgen.FormatBlocks,
+	})
+	posts, _ := host.Posts(ctx, contentgen.PostQuery{IDs: contentgen.OnlyIDs(res.IDs...)})
+	fmt.Println(strings.SplitN(posts[0].Content, "\n", 2)[0])
+
+	_, err := gen.GeneratePosts(ctx, contentgen.PostsRequest{ContentFormat: "docx"})
+	fmt.Println(err)
+	// Output:
+	// <!-- wp:heading -->
+	// invalid_parameter: content_format must be one of html, blocks, markdown, got "docx"
 }

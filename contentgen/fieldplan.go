@@ -100,7 +100,7 @@ func (g *Generator) newFieldPlan(ctx context.Context, rn *run, pt *PostType, cfg
 		}
 	}
 	if len(fp.core) > 0 || len(fp.keys) > 0 {
-		fp.filler = templates.NewFiller(rn.r, localetext.New(rn.w), &templates.FillOptions{Now: rn.now})
+		fp.filler = templates.NewFiller(rn.r, localetext.New(rn.w), &templates.FillOptions{Now: rn.now, ContentFormat: rn.format})
 		fp.lookup = g.newSiteLookup()
 	}
 	return fp, nil

@@ -113,6 +113,9 @@ type run struct {
 	// from and to bound the dates of posts and comments (DateFrom and
 	// DateTo of the request); zero means the defaults.
 	from, to time.Time
+	// format is the format of post bodies and wysiwyg values (HTML for
+	// runs that write no posts).
+	format ContentFormat
 }
 
 // newRun prepares a run with the settings s. seed is the request's seed,

@@ -37,6 +37,7 @@ type postsPlan struct {
 	profile   string
 	template  *templates.Template
 	fields    *templates.FieldConfig
+	format    ContentFormat
 	related   map[string]RelatedPostsOption
 }
 
@@ -93,6 +94,9 @@ func (g *Generator) planPosts(ctx context.Context, req *PostsRequest, s Settings
 	}
 	p.variation = boolOr(req.EnableVariation, false)
 	p.profile = v.enum("variation_profile", req.VariationProfile, ProfileRandom, ProfileRandom, ProfileMinimal, ProfilePartial)
+	if req.ContentFormat != "" && !req.ContentFormat.Valid() {
+		v.fail(invalid("content_format", "content_format must be one of html, blocks, markdown, got %q", string(req.ContentFormat)))
+	}
 	if v.err != nil {
 		return nil, v.err
 	}
@@ -110,6 +114,15 @@ func (g *Generator) planPosts(ctx context.Context, req *PostsRequest, s Settings
 	}
 	if err := g.checkFieldPlan(ctx, req, p); err != nil {
 		return nil, err
+	}
+	// The request's format, else the (template's or inline) field
+	// configuration's, else HTML.
+	p.format = req.ContentFormat
+	if p.format == "" && p.fields != nil {
+		p.format = p.fields.ContentFormat
+	}
+	if p.format == "" {
+		p.format = FormatHTML
 	}
 	return p, nil
 }

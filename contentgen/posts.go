@@ -33,6 +33,7 @@ func (g *Generator) GeneratePosts(ctx context.Context, req PostsRequest) (*Posts
 		return nil, err
 	}
 	rn.from, rn.to = req.DateFrom, req.DateTo
+	rn.format = p.format
 	res := &PostsResult{IDs: []int64{}, Terms: map[string]int{}, RelatedPosts: map[string]int{}}
 	var work tally
 	defer func() { res.TimeSaved = g.addTimeSaved(ctx, work) }()
@@ -266,6 +267,7 @@ func (rn *run) postEntry(id int64, post *Post, p *postsPlan, templateName string
 			"custom_fields_populated": populated,
 			"taxonomies_assigned":     sortedNames(post.Terms),
 			"post_status":             post.Status,
+			"content_format":          string(p.format),
 			"run_id":                  rn.id,
 		},
 	}
@@ -352,11 +354,11 @@ func (rn *run) makePost(p *postsPlan, sh *postShape, authors []int64, tax *termP
 		Type:   p.pt.Name,
 		Status: status,
 		Title:  w.Title(),
-		Content: w.HTML(locales.HTMLOptions{
+		Content: w.Body(locales.HTMLOptions{
 			Paragraphs: sh.paragraphs,
 			Headings:   sh.paragraphs >= 3,
 			Lists:      sh.paragraphs >= 3 && rn.percent(50),
-		}),
+		}, p.format),
 		Date: date,
 		Meta: trackMeta(1),
 	}

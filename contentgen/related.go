@@ -151,7 +151,7 @@ func (g *Generator) createRelatedPosts(ctx context.Context, rn *run, source stri
 					Type:    pt.Name,
 					Status:  StatusPublish,
 					Title:   rn.w.Title(),
-					Content: rn.w.HTML(locales.HTMLOptions{Paragraphs: rn.between(1, 3)}),
+					Content: rn.w.Body(locales.HTMLOptions{Paragraphs: rn.between(1, 3)}, rn.format),
 					Date:    rn.publishedDate(),
 					Meta:    trackMeta(len(fp.keys) + 1),
 				}
@@ -186,6 +186,7 @@ func (g *Generator) createRelatedPosts(ctx context.Context, rn *run, source stri
 						"template_name":           templateName,
 						"custom_fields_populated": fp.populated(&posts[i]),
 						"post_status":             StatusPublish,
+						"content_format":          string(rn.format),
 						"run_id":                  rn.id,
 					},
 				}

@@ -3,6 +3,7 @@ package contentgen
 import (
 	"time"
 
+	"github.com/contentgen/contentgen/markup"
 	"github.com/contentgen/contentgen/templates"
 )
 
@@ -28,6 +29,23 @@ const (
 	ProfileRandom  = "random"
 	ProfileMinimal = "minimal"
 	ProfilePartial = "partial"
+)
+
+// ContentFormat is the format of post bodies and wysiwyg field values (see
+// PostsRequest.ContentFormat). It is markup.Format, so values of either
+// package mix freely.
+type ContentFormat = markup.Format
+
+// Content formats of PostsRequest.ContentFormat.
+const (
+	// FormatHTML is plain HTML, one element per line (the default).
+	FormatHTML ContentFormat = markup.HTML
+	// FormatBlocks is the block editor's serialised block markup:
+	// paragraph, heading and list blocks the editor opens without
+	// flagging unexpected content.
+	FormatBlocks ContentFormat = markup.Blocks
+	// FormatMarkdown is CommonMark, for static-site generators.
+	FormatMarkdown ContentFormat = markup.Markdown
 )
 
 // PostsRequest asks for posts. Nil and zero fields take their defaults:
@@ -99,6 +117,12 @@ type PostsRequest struct {
 	// Locale is the language of the content; "" or "auto" means the
 	// locale setting.
 	Locale string
+	// ContentFormat is the format of the post bodies, of the wysiwyg
+	// custom field values and of related posts: FormatHTML,
+	// FormatBlocks or FormatMarkdown. "" means the ContentFormat of the
+	// field configuration (FieldConfig merged over the template's), else
+	// FormatHTML. Excerpts stay plain text in every format.
+	ContentFormat ContentFormat
 	// DateFrom and DateTo bound the dates of the posts and their comments
 	// (zero: within the last year, up to now). Posts that are not
 	// scheduled are never dated after now; scheduled (future) posts are

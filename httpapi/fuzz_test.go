@@ -57,7 +57,8 @@ func FuzzGenerateBodies(f *testing.F) {
 		`{"taxonomy_config":{"category":{"mode":"create","count_min":3,"count_max":1}}}`,
 		`{"field_config":{"custom_fields":{"x":{"mode":"choose","choose":{"values":[]}}}}}`,
 		`{"locale":"de-AT"}`, `{"seed":18446744073709551615}`, `{"image_width":100.5}`,
-		`{"related_cpt_options":{"book":{"count":-5}}}`, `{"comments_per_post_min":9,"comments_per_post_max":2,"auto_comments":true}`,
+		`{"related_cpt_options":{"book":{"count":-5}}}`, `{"content_format":"markdown","count":2}`, `{"content_format":"blocks","field_config":{"content_format":"markdown"}}`,
+		`{"content_format":null}`, `{"field_config":{"content_format":7}}`, `{"comments_per_post_min":9,"comments_per_post_max":2,"auto_comments":true}`,
 	} {
 		f.Add("/generate/posts", []byte(seed))
 	}
@@ -96,6 +97,7 @@ type postsBody struct {
 	ReplyProbability int               `json:"comment_reply_probability"`
 	VariationProfile string            `json:"variation_profile"`
 	Locale           string            `json:"locale"`
+	ContentFormat    string            `json:"content_format"`
 	TemplateID       int64             `json:"template_id"`
 	DeleteScope      string            `json:"delete_scope"`
 	TaxonomyConfig   map[string]string `json:"taxonomy_config"`

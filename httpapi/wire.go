@@ -44,6 +44,7 @@ type postsBody struct {
 	EnableVariation              *bool                       `json:"enable_variation"`
 	VariationProfile             string                      `json:"variation_profile"`
 	Locale                       string                      `json:"locale"`
+	ContentFormat                string                      `json:"content_format"`
 	DateFrom                     string                      `json:"date_from"`
 	DateTo                       string                      `json:"date_to"`
 	Seed                         *int64                      `json:"seed"`
@@ -75,7 +76,7 @@ func (b *postsBody) request() (contentgen.PostsRequest, error) {
 		EnableCommentThreading: b.EnableCommentThreading, CommentReplyProbability: b.CommentReplyProbability,
 		TemplateID: b.TemplateID, FieldConfig: b.FieldConfig,
 		EnableVariation: b.EnableVariation, VariationProfile: b.VariationProfile,
-		Locale: b.Locale, Seed: b.Seed,
+		Locale: b.Locale, Seed: b.Seed, ContentFormat: contentgen.ContentFormat(b.ContentFormat),
 	}
 	if b.RelatedCPTOptions != nil {
 		r.RelatedPosts = make(map[string]contentgen.RelatedPostsOption, len(b.RelatedCPTOptions))

@@ -3,6 +3,8 @@ package locales
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/contentgen/contentgen/markup"
 )
 
 // The benchmarks compare the script families with the English path: Latin
@@ -37,6 +39,26 @@ func BenchmarkHTML(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				_ = w.HTML(o)
+			}
+		})
+	}
+}
+
+// BenchmarkBlocks and BenchmarkMarkdown write the body of BenchmarkHTML in
+// the other formats; the text is the same, only the markup around it and
+// its escaping differ.
+func BenchmarkBlocks(b *testing.B) { benchBody(b, markup.Blocks) }
+
+func BenchmarkMarkdown(b *testing.B) { benchBody(b, markup.Markdown) }
+
+func benchBody(b *testing.B, f markup.Format) {
+	for _, code := range benchLocales {
+		b.Run(code, func(b *testing.B) {
+			w := benchWriter(b, code)
+			o := HTMLOptions{Paragraphs: 5, Headings: true, Lists: true}
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = w.Body(o, f)
 			}
 		})
 	}

@@ -9,7 +9,8 @@
 // it is cheap to create, not safe for concurrent use, and reuses one buffer
 // so that the only allocation per call is the returned string.
 //
-// The package imports nothing from the rest of the module.
+// Writer.Body writes a body in any format of package markup; that leaf is
+// the only package of the module it imports.
 //
 // # Data files
 //

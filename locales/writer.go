@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/contentgen/contentgen/markup"
 )
 
 // Source chooses what kind of running text a Writer produces.
@@ -19,7 +21,7 @@ const (
 	RealText Source = "realtext"
 )
 
-// HTMLOptions shapes the HTML body written by Writer.HTML.
+// HTMLOptions shapes the body written by Writer.HTML and Writer.Body.
 type HTMLOptions struct {
 	// Paragraphs is the number of paragraphs (at least 1).
 	Paragraphs int
@@ -437,8 +439,14 @@ func (w *Writer) Bio() string {
 // HTML returns an HTML body of o.Paragraphs paragraphs (<p>), with <h2>
 // headings before every second or third paragraph when o.Headings is set and
 // one <ul> list of three to six items when o.Lists is set. Every element
-// sits on its own line.
-func (w *Writer) HTML(o HTMLOptions) string {
+// sits on its own line. It is Body in markup.HTML.
+func (w *Writer) HTML(o HTMLOptions) string { return w.Body(o, markup.HTML) }
+
+// Body returns a body shaped by o, as HTML describes it, in format f
+// (markup.HTML when f is not a format). The random choices do not depend
+// on f: the same random state gives the same text and structure in every
+// format.
+func (w *Writer) Body(o HTMLOptions, f markup.Format) string {
 	n := o.Paragraphs
 	if n < 1 {
 		n = 1
@@ -447,21 +455,26 @@ func (w *Writer) HTML(o HTMLOptions) string {
 	if o.Lists {
 		listAt = w.r.IntN(n)
 	}
+	d := markup.Begin(w.buf, f)
 	nextHeading := 0
 	for i := 0; i < n; i++ {
 		if o.Headings && i == nextHeading && (i > 0 || n > 2) {
-			w.buf = append(w.buf, "<h2>"...)
+			w.buf = d.OpenHeading(w.buf, 2)
+			start := len(w.buf)
 			w.appendTitle(2, 5)
-			w.buf = append(w.buf, "</h2>\n"...)
+			w.buf = d.Text(w.buf, start)
+			w.buf = d.CloseHeading(w.buf, 2)
 			nextHeading = i + w.between(2, 3)
 		}
-		w.buf = append(w.buf, "<p>"...)
+		w.buf = d.OpenParagraph(w.buf)
+		start := len(w.buf)
 		w.appendParagraphText(w.between(3, 6))
-		w.buf = append(w.buf, "</p>\n"...)
+		w.buf = d.Text(w.buf, start)
+		w.buf = d.CloseParagraph(w.buf)
 		if i == listAt {
-			w.buf = append(w.buf, "<ul>\n"...)
+			w.buf = d.OpenList(w.buf)
 			for j, k := 0, w.between(3, 6); j < k; j++ {
-				w.buf = append(w.buf, "<li>"...)
+				w.buf = d.OpenItem(w.buf)
 				start := len(w.buf)
 				if w.src == RealText {
 					w.appendPattern(&w.p.clauses[w.r.IntN(len(w.p.clauses))], true)
@@ -474,9 +487,10 @@ func (w *Writer) HTML(o HTMLOptions) string {
 					}
 				}
 				w.upperAt(start)
-				w.buf = append(w.buf, "</li>\n"...)
+				w.buf = d.Text(w.buf, start)
+				w.buf = d.CloseItem(w.buf)
 			}
-			w.buf = append(w.buf, "</ul>\n"...)
+			w.buf = d.CloseList(w.buf)
 		}
 	}
 	return w.out()

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/contentgen/contentgen/markup"
 )
 
 // Field modes.
@@ -47,6 +49,10 @@ type FieldConfig struct {
 	CoreFields map[string]FieldSetting `json:"core_fields,omitempty"`
 	// CustomFields maps custom field names to settings.
 	CustomFields map[string]FieldSetting `json:"custom_fields,omitempty"`
+	// ContentFormat is the format of post_content and of wysiwyg field
+	// values: markup.HTML, markup.Blocks or markup.Markdown; "" leaves
+	// the choice to the request (HTML by default).
+	ContentFormat markup.Format `json:"content_format,omitempty"`
 }
 
 // FieldSetting configures how one field is filled.
@@ -105,13 +111,14 @@ type TaxonomySetting struct {
 // Unknown keys are ignored; JSON null gives the zero configuration.
 func ParseFieldConfig(data []byte) (FieldConfig, error) {
 	var raw struct {
-		CoreFields   map[string]json.RawMessage `json:"core_fields"`
-		CustomFields map[string]json.RawMessage `json:"custom_fields"`
+		CoreFields    map[string]json.RawMessage `json:"core_fields"`
+		CustomFields  map[string]json.RawMessage `json:"custom_fields"`
+		ContentFormat markup.Format              `json:"content_format"`
 	}
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return FieldConfig{}, jsonParamErr("field_config", err)
 	}
-	var c FieldConfig
+	c := FieldConfig{ContentFormat: raw.ContentFormat}
 	var err error
 	if c.CoreFields, err = decodeSettings("field_config.core_fields", raw.CoreFields); err != nil {
 		return FieldConfig{}, err
@@ -179,6 +186,9 @@ func jsonParamErr(param string, err error) *ParamError {
 // selection modes, counts and ranges. It returns a *ParamError naming the
 // first offending parameter (under "field_config"), in key order.
 func (c FieldConfig) Validate() error {
+	if c.ContentFormat != "" && !c.ContentFormat.Valid() {
+		return paramErr("field_config.content_format", "field_config.content_format must be one of html, blocks, markdown, got %q", string(c.ContentFormat))
+	}
 	for _, part := range []struct {
 		name string
 		m    map[string]FieldSetting
@@ -294,7 +304,7 @@ func (c TaxonomyConfig) Validate() error {
 
 // Clone returns a deep copy of c.
 func (c FieldConfig) Clone() FieldConfig {
-	return FieldConfig{CoreFields: cloneSettings(c.CoreFields), CustomFields: cloneSettings(c.CustomFields)}
+	return FieldConfig{CoreFields: cloneSettings(c.CoreFields), CustomFields: cloneSettings(c.CustomFields), ContentFormat: c.ContentFormat}
 }
 
 func cloneSettings(m map[string]FieldSetting) map[string]FieldSetting {
@@ -378,9 +388,13 @@ func (c TaxonomyConfig) Clone() TaxonomyConfig {
 
 // MergeFieldConfig returns base with every field setting of override laid
 // over it, field by field: a field named in override takes override's
-// setting whole; other fields keep base's. Neither argument is modified.
+// setting whole; other fields keep base's. override's ContentFormat, when
+// set, replaces base's. Neither argument is modified.
 func MergeFieldConfig(base, override FieldConfig) FieldConfig {
 	out := base.Clone()
+	if override.ContentFormat != "" {
+		out.ContentFormat = override.ContentFormat
+	}
 	out.CoreFields = mergeSettings(out.CoreFields, override.CoreFields)
 	out.CustomFields = mergeSettings(out.CustomFields, override.CustomFields)
 	return out
@@ -412,12 +426,18 @@ func MergeTaxonomyConfig(base, override TaxonomyConfig) TaxonomyConfig {
 
 // DiffFieldConfig returns the settings of full that differ from base or
 // are missing in base: what a variant of base must store so that merging
-// it over base gives full (for every field full names).
+// it over base gives full (for every field full names). A ContentFormat
+// full sets and base does not share is kept; an unset one inherits base's,
+// as merging treats it.
 func DiffFieldConfig(base, full FieldConfig) FieldConfig {
-	return FieldConfig{
+	out := FieldConfig{
 		CoreFields:   diffSettings(base.CoreFields, full.CoreFields),
 		CustomFields: diffSettings(base.CustomFields, full.CustomFields),
 	}
+	if full.ContentFormat != base.ContentFormat {
+		out.ContentFormat = full.ContentFormat
+	}
+	return out
 }
 
 func diffSettings(base, full map[string]FieldSetting) map[string]FieldSetting {

@@ -35,6 +35,9 @@ func TestParseFieldConfig(t *testing.T) {
 		{"min above max", `{"custom_fields":{"f":{"mode":"create","create":{"min":10,"max":1}}}}`, "field_config.custom_fields.f.create.max"},
 		{"decimals", `{"custom_fields":{"f":{"mode":"create","create":{"decimal_places":11}}}}`, "field_config.custom_fields.f.create.decimal_places"},
 		{"empty field name", `{"custom_fields":{"":{"mode":"none"}}}`, "field_config.custom_fields"},
+		{"content format", `{"content_format":"blocks"}`, ""},
+		{"unknown content format", `{"content_format":"docx"}`, "field_config.content_format"},
+		{"content format not a string", `{"content_format":1}`, "field_config.content_format"},
 		{"wrong JSON type", `{"custom_fields":{"f":{"mode":3}}}`, "field_config.custom_fields.f.mode"},
 		{"not an object", `[1,2]`, "field_config"},
 		{"broken JSON", `{"custom_fields":`, "field_config"},
@@ -158,6 +161,7 @@ func FuzzDecodeFieldConfig(f *testing.F) {
 		`{"custom_fields":{"c":{"mode":"choose","choose":{"values":[1,"a",null,{"k":[true]}],"selection_mode":"rotate"}}}}`,
 		`{"custom_fields":{"\u00ff\ufffd":{"mode":"choose","choose":{"values":["\xff"]}}}}`,
 		`{"custom_fields":{"f":{"mode":"create","create":{"word_count_min":5000,"word_count_max":5000}}}}`,
+		`{"content_format":"blocks","custom_fields":{"r":{"mode":"create","field_type":"wysiwyg"}}}`, `{"content_format":"Markdown"}`, `{"content_format":[]}`,
 	} {
 		f.Add([]byte(seed))
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/contentgen/contentgen/markup"
 )
 
 // FillOptions tune a Filler. The zero value is ready to use.
@@ -22,6 +24,11 @@ type FillOptions struct {
 	// values, media and objects as ids, true_false as 1 or 0. Use it when
 	// writing to a real ACF database.
 	StorageFormat bool
+	// ContentFormat is the format of wysiwyg values (post_content among
+	// them): markup.HTML (also when empty), markup.Blocks or
+	// markup.Markdown. Values written with include_html false stay plain
+	// text in every format.
+	ContentFormat markup.Format
 }
 
 // Filler makes up custom field values for one generation run. Selection
@@ -366,6 +373,9 @@ func minMax(lo, hi int) (int, int) {
 	return lo, hi
 }
 
+// wysiwyg writes the value of a wysiwyg field (and of post_content) in
+// FillOptions.ContentFormat; include_html false gives plain text in every
+// format.
 func (g *Filler) wysiwyg(o *CreateOptions) string {
 	lo, hi := 3, 6
 	html := true
@@ -382,41 +392,51 @@ func (g *Filler) wysiwyg(o *CreateOptions) string {
 		}
 		if o.Method == MethodWords || o.Method == MethodSentence {
 			text := g.byMethod(o, MethodWords, 5, 12)
-			if html {
-				return "<p>" + text + "</p>"
+			if !html {
+				return text
 			}
-			return text
+			d := markup.Begin(g.buf[:0], g.opts.ContentFormat)
+			g.buf = d.OpenParagraph(g.buf[:0])
+			g.buf = d.AppendText(g.buf, text)
+			g.buf = d.CloseParagraph(g.buf)
+			if d.Format() == markup.HTML {
+				// A lone paragraph has never had a line break after it.
+				g.buf = g.buf[:len(g.buf)-1]
+			}
+			return string(g.buf)
 		}
 	}
 	n := between(g.r, lo, hi)
 	if !html {
 		return g.byMethod(&CreateOptions{Method: MethodParagraphs, ParagraphCountMin: n, ParagraphCountMax: n}, "", n, n)
 	}
-	var b strings.Builder
 	listAt := -1
 	if ho.Lists {
 		listAt = g.r.IntN(n)
 	}
+	b := g.buf[:0]
+	d := markup.Begin(b, g.opts.ContentFormat)
 	for i := 0; i < n; i++ {
 		if ho.Headings && (i == 0 && n > 2 || i > 0 && i%3 == 0) {
-			b.WriteString("<h2>")
-			b.WriteString(titleCase(g.text.Words(between(g.r, 2, 5))))
-			b.WriteString("</h2>\n")
+			b = d.OpenHeading(b, 2)
+			b = d.AppendText(b, titleCase(g.text.Words(between(g.r, 2, 5))))
+			b = d.CloseHeading(b, 2)
 		}
-		b.WriteString("<p>")
-		b.WriteString(g.text.Paragraph(3, 6))
-		b.WriteString("</p>\n")
+		b = d.OpenParagraph(b)
+		b = d.AppendText(b, g.text.Paragraph(3, 6))
+		b = d.CloseParagraph(b)
 		if i == listAt {
-			b.WriteString("<ul>\n")
+			b = d.OpenList(b)
 			for j, k := 0, between(g.r, 3, 6); j < k; j++ {
-				b.WriteString("<li>")
-				b.WriteString(capitalize(g.text.Words(between(g.r, 2, 6))))
-				b.WriteString("</li>\n")
+				b = d.OpenItem(b)
+				b = d.AppendText(b, capitalize(g.text.Words(between(g.r, 2, 6))))
+				b = d.CloseItem(b)
 			}
-			b.WriteString("</ul>\n")
+			b = d.CloseList(b)
 		}
 	}
-	return b.String()
+	g.buf = b
+	return string(b)
 }
 
 // limit cuts s to maxLen runes (0: no cap), at a word boundary when one

@@ -112,7 +112,7 @@ func SchemaFor(fieldType string) (FieldSchema, bool) {
 	case TypeWYSIWYG:
 		s.Methods = []string{MethodParagraphs, MethodSentence, MethodWords}
 		s.Options = append(paras(3, 6),
-			SchemaOption{Name: "include_html", Type: "boolean", Default: true, Description: "write HTML paragraphs rather than plain text"},
+			SchemaOption{Name: "include_html", Type: "boolean", Default: true, Description: "write paragraphs in the content format (HTML, block markup or Markdown) rather than plain text"},
 			SchemaOption{Name: "html_options.headings", Type: "boolean", Default: false, Description: "insert <h2> headings"},
 			SchemaOption{Name: "html_options.lists", Type: "boolean", Default: false, Description: "insert one <ul> list"},
 		)

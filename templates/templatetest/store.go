@@ -173,6 +173,7 @@ func testStorePut(t *testing.T, s templates.Store) {
 	require.Nil(t, got.FieldSignature, "Put can clear the signature")
 	require.Empty(t, got.TaxonomyConfig)
 	require.Empty(t, got.FieldConfig.CoreFields)
+	require.Empty(t, got.FieldConfig.ContentFormat, "Put can clear the content format")
 
 	for _, id := range []int64{0, 999999} {
 		err := s.Put(ctx, templates.Template{ID: id, Name: "ghost", PostType: "book"})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/contentgen/contentgen/markup"
 	"github.com/contentgen/contentgen/templates"
 )
 
@@ -42,6 +43,7 @@ func Run(t *testing.T, newStore func(t *testing.T) templates.Store) {
 
 func bookConfig() templates.FieldConfig {
 	return templates.FieldConfig{
+		ContentFormat: markup.Blocks,
 		CoreFields: map[string]templates.FieldSetting{
 			"post_title": {Mode: templates.ModeCreate, Create: &templates.CreateOptions{Method: templates.MethodWords, WordCountMin: 3, WordCountMax: 6}},
 		},
