@@ -9,7 +9,7 @@ import (
 
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/history"
-	"github.com/contentgen/contentgen/markup/markuptest"
+	"github.com/contentgen/contentgen/locales/markup/markuptest"
 	"github.com/contentgen/contentgen/templates"
 )
 

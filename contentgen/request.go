@@ -3,7 +3,7 @@ package contentgen
 import (
 	"time"
 
-	"github.com/contentgen/contentgen/markup"
+	"github.com/contentgen/contentgen/locales/markup"
 	"github.com/contentgen/contentgen/templates"
 )
 

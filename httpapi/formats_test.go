@@ -12,7 +12,7 @@ import (
 	"github.com/yuin/goldmark"
 
 	"github.com/contentgen/contentgen/contentgen"
-	"github.com/contentgen/contentgen/markup/markuptest"
+	"github.com/contentgen/contentgen/locales/markup/markuptest"
 )
 
 // generateBodies generates posts in a fresh site with a fixed seed and

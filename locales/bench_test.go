@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/contentgen/contentgen/markup"
+	"github.com/contentgen/contentgen/locales/markup"
 )
 
 // The benchmarks compare the script families with the English path: Latin

@@ -9,8 +9,8 @@
 // it is cheap to create, not safe for concurrent use, and reuses one buffer
 // so that the only allocation per call is the returned string.
 //
-// Writer.Body writes a body in any format of package markup; that leaf is
-// the only package of the module it imports.
+// Writer.Body writes a body in any format of its subpackage markup, the
+// only package of the module it imports.
 //
 // # Data files
 //

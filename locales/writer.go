@@ -7,7 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/contentgen/contentgen/markup"
+	"github.com/contentgen/contentgen/locales/markup"
 )
 
 // Source chooses what kind of running text a Writer produces.

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/contentgen/contentgen/markup"
+	"github.com/contentgen/contentgen/locales/markup"
 )
 
 // Field modes.

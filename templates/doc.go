@@ -4,8 +4,8 @@
 // detection of what a field means, value generation that respects each
 // field's settings, and the dependencies between post types.
 //
-// The package imports only the leaf package markup from the rest of the
-// module, for the content format of wysiwyg values.
+// The package imports only the leaf package locales/markup from the rest
+// of the module, for the content format of wysiwyg values.
 //
 // # Templates
 //

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/yuin/goldmark"
 
-	"github.com/contentgen/contentgen/markup"
-	"github.com/contentgen/contentgen/markup/markuptest"
+	"github.com/contentgen/contentgen/locales/markup"
+	"github.com/contentgen/contentgen/locales/markup/markuptest"
 	"github.com/contentgen/contentgen/templates"
 )
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/contentgen/contentgen/markup"
+	"github.com/contentgen/contentgen/locales/markup"
 	"github.com/contentgen/contentgen/templates"
 )
 

@@ -9,8 +9,8 @@ import (
 	"github.com/yuin/goldmark"
 	"pgregory.net/rapid"
 
-	"github.com/contentgen/contentgen/markup"
-	"github.com/contentgen/contentgen/markup/markuptest"
+	"github.com/contentgen/contentgen/locales/markup"
+	"github.com/contentgen/contentgen/locales/markup/markuptest"
 )
 
 // element is one block of a test document: a heading, a paragraph or a

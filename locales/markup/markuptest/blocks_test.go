@@ -5,7 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/contentgen/contentgen/markup/markuptest"
+	"github.com/contentgen/contentgen/locales/markup/markuptest"
 )
 
 // A post as the block editor saves it: a heading, a paragraph and a list
