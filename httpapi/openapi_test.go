@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -11,6 +13,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/pb33f/libopenapi"
@@ -252,4 +255,54 @@ func TestContractCatchesDrift(t *testing.T) {
 			`"auto_created":{"authors":0,"terms":{},"comments":0,"related_posts":0,"related_per_cpt":{}},"time_saved":"0 seconds"}`),
 	})
 	require.True(t, slices.ContainsFunc(problems, func(p string) bool { return strings.HasPrefix(p, "request") && strings.Contains(p, "count") }), "%v", problems)
+}
+
+// errorRecorder is a testing.TB whose Errorf records the report instead
+// of failing the test.
+type errorRecorder struct {
+	testing.TB
+	mu   sync.Mutex
+	errs []string
+}
+
+func (r *errorRecorder) Errorf(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
+
+func (r *errorRecorder) reports() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.errs)
+}
+
+// TestCheckContractReportsThroughTheTest serves answers through
+// checkContract and requires a wrong one to be reported to the test that
+// owns the server, naming the operation and the field, and a right one
+// not to be.
+func TestCheckContractReportsThroughTheTest(t *testing.T) {
+	t.Parallel()
+	answer := `{"success":true,"languages":[],"default":"en_US"}`
+	serve := func(t *testing.T, body string) []string {
+		rec := &errorRecorder{TB: t}
+		srv := httptest.NewServer(checkContract(rec, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json; charset=utf-8")
+			_, _ = io.WriteString(w, body)
+		})))
+		req, err := http.NewRequest("GET", srv.URL+base+"/languages", nil)
+		require.NoError(t, err)
+		req.SetBasicAuth("admin", "x")
+		resp, err := srv.Client().Do(req)
+		require.NoError(t, err)
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		srv.Close() // waits for the handler, and so for the check
+		return rec.reports()
+	}
+	require.Empty(t, serve(t, answer))
+	reports := serve(t, strings.Replace(answer, `"default":"en_US"`, `"default":null`, 1))
+	require.Len(t, reports, 1)
+	require.Contains(t, reports[0], "languages (GET /languages)")
+	require.Contains(t, reports[0], "default")
 }

@@ -341,12 +341,14 @@ func operations() []op {
 				},
 			}}}},
 			answer: ref("UploadResult"), plainErrs: []int{400, 409, 413, 415, 503}, eitherErrs: []int{500},
-			plainNote: "Failures of the upload carry no code."},
+			plainNote: "Failures of the upload carry no code; their messages are the specification's: " +
+				"Keine Datei hochgeladen (no file), Datei zu groß (PHP-Limit) (over the upload limit), Datei zu groß (Formular-Limit) (over MAX_FILE_SIZE), " +
+				"Datei nur teilweise hochgeladen (the upload broke off), Dateityp nicht erlaubt (type not allowed), Fehler beim Schreiben der Datei (the file could not be stored)."},
 		{method: "POST", path: "/media/upload-url", id: "uploadURL", tag: "Media", summary: "Import a file from a public address",
 			desc: "Fetches only public http(s) addresses: loopback, private, link-local and metadata addresses are refused after DNS resolution and after every redirect.",
 			body: body("", props{"url": str("An absolute http or https address.")}, "url"), bodyRequired: true,
 			answer: ref("UploadResult"), plainErrs: []int{409, 415, 503}, eitherErrs: []int{400, 413, 500},
-			plainNote: "Failures of the import carry no code; a malformed request body has one."},
+			plainNote: "Failures of the import carry no code (a disallowed type is Dateityp nicht erlaubt); a malformed request body has one."},
 
 		// Templates.
 		{method: "GET", path: "/templates", id: "listTemplates", tag: "Templates", summary: "List templates",
