@@ -148,8 +148,8 @@ func operations() []op {
 		{method: "GET", path: "/history", id: "listHistory", tag: "History", summary: "List history entries",
 			params: []obj{
 				queryParam("type", enum("", contentTypes...), ""),
-				queryParam("limit", withDefault(integer(""), 50), ""),
-				queryParam("offset", withDefault(integer(""), 0), ""),
+				queryParam("limit", withDefault(intIn(1, 1000, ""), 50), ""),
+				queryParam("offset", withDefault(count(""), 0), ""),
 			},
 			answer: ok(props{"history": arr(ref("HistoryEntry"), ""), "total": count("Matching entries.")}), errs: []int{400}},
 		{method: "GET", path: "/history/stats", id: "historyStats", tag: "History", summary: "History statistics",
@@ -302,11 +302,11 @@ func operations() []op {
 			})},
 		{method: "GET", path: "/media/images", id: "listImages", tag: "Media", summary: "Images of the media library",
 			params: []obj{
-				queryParam("per_page", withDefault(integer(""), 20), ""),
-				queryParam("page", withDefault(integer(""), 1), ""),
+				queryParam("per_page", withDefault(intIn(1, 100, ""), 20), ""),
+				queryParam("page", withDefault(intIn(1, 1000000, ""), 1), ""),
 				queryParam("search", str(""), "Part of the title."),
 			},
-			answer: ok(props{"images": arr(ref("MediaImage"), ""), "total": count(""), "total_pages": count(""), "page": integer("")}), errs: []int{400}},
+			answer: ok(props{"images": arr(ref("MediaImage"), ""), "total": count(""), "total_pages": count(""), "page": id("")}), errs: []int{400}},
 		{method: "POST", path: "/media/download", id: "downloadImages", tag: "Media", summary: "Download images into the media library",
 			body: body("", props{
 				"count":        withDefault(intIn(1, 20, ""), 5),
@@ -326,11 +326,11 @@ func operations() []op {
 			}), errs: []int{400, 409, 413}},
 		{method: "GET", path: "/media/files", id: "listFiles", tag: "Media", summary: "Files of the media library",
 			params: []obj{
-				queryParam("per_page", withDefault(integer(""), 50), ""),
-				queryParam("page", withDefault(integer(""), 1), ""),
+				queryParam("per_page", withDefault(intIn(1, 100, ""), 50), ""),
+				queryParam("page", withDefault(intIn(1, 1000000, ""), 1), ""),
 				queryParam("file_type", enum("", "pdf", "document", "spreadsheet", "archive"), ""),
 			},
-			answer: ok(props{"files": arr(ref("MediaFile"), ""), "total": count(""), "total_pages": count(""), "page": integer("")}), errs: []int{400}},
+			answer: ok(props{"files": arr(ref("MediaFile"), ""), "total": count(""), "total_pages": count(""), "page": id("")}), errs: []int{400}},
 		{method: "POST", path: "/media/upload", id: "uploadFile", tag: "Media", summary: "Upload a file",
 			desc: "The file's content must be of an allowed type (images, PDF, office documents, spreadsheets, archives, plain text) and within the upload limit (20 MiB by default). A MAX_FILE_SIZE field sent before the file sets a lower limit. Failures answer {success: false, message} with the specification's messages.",
 			requestBody: obj{"required": true, "content": obj{"multipart/form-data": obj{"schema": obj{
