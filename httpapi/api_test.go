@@ -69,7 +69,7 @@ func newEnvWith(t *testing.T, cfg func(*contentgen.Config), opts func(*httpapi.O
 	require.NoError(t, err)
 	mux := http.NewServeMux()
 	httpapi.Mount(mux, base, api)
-	srv := httptest.NewServer(mux)
+	srv := httptest.NewServer(checkContract(t, mux))
 	t.Cleanup(srv.Close)
 	return &env{t: t, srv: srv, host: host, gen: gen, sessions: sessions, adminPW: adminPW, editorPW: editorPW}
 }

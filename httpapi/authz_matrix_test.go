@@ -83,7 +83,7 @@ func newMatrixEnv(t *testing.T) *matrixEnv {
 	require.NoError(t, err)
 	mux := http.NewServeMux()
 	httpapi.Mount(mux, base, api)
-	srv := httptest.NewServer(mux)
+	srv := httptest.NewServer(checkContract(t, mux))
 	t.Cleanup(srv.Close)
 
 	// Generated content of every kind, for the refused requests to miss.

@@ -77,6 +77,13 @@
 // holding the run in a blocked write. Both are logged at INFO, as what
 // they are; neither is an error of the server.
 //
+// # API reference
+//
+// OpenAPI returns the OpenAPI 3.1 document of every endpoint (the file
+// openapi.json of this package), which the API also serves at
+// GET /openapi.json. The package's tests keep it and the routes in step
+// and validate every request and answer they make against it.
+//
 // # Errors
 //
 // Errors are written in the envelope {success: false, code, message}; one

@@ -52,6 +52,7 @@ func (a *API) coreRoutes() {
 	a.handle("GET /urls", a.urlsInfo)
 	a.handle("GET /users", a.users)
 	a.handle("GET /users/roles", a.roles)
+	a.handle("GET /openapi.json", a.openAPI)
 }
 
 type success struct {
