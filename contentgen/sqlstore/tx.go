@@ -100,7 +100,7 @@ func (db *DB) inTx(ctx context.Context, fn func(ctx context.Context, q querier) 
 	if ts := db.txOf(ctx); ts != nil {
 		return ts.savepoint(ctx, fn)
 	}
-	tx, err := db.w.BeginTx(ctx, nil)
+	tx, err := db.w.BeginTx(ctx, db.d.writeTx())
 	if err != nil {
 		return fail(ctx, "beginning a transaction", err)
 	}

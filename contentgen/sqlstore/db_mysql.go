@@ -1,0 +1,79 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+)
+
+// mysqlSQLMode is the sql_mode of the connections, unless the DSN sets
+// one: values that do not fit their column fail instead of being
+// truncated, and a backslash is an ordinary character in string literals,
+// as on the other engines.
+const mysqlSQLMode = "'STRICT_ALL_TABLES,NO_BACKSLASH_ESCAPES,NO_ENGINE_SUBSTITUTION,ERROR_FOR_DIVISION_BY_ZERO'"
+
+// isMySQLDSN reports whether dsn names a MySQL database: it starts with
+// "mysql://", or its address is a "tcp(...)" or "unix(...)" of the driver's
+// form, after an optional "user[:password]@".
+func isMySQLDSN(dsn string) bool {
+	if strings.HasPrefix(dsn, "mysql://") {
+		return true
+	}
+	if i := strings.LastIndex(dsn, "@"); i >= 0 && !strings.Contains(dsn[:i], "/") {
+		dsn = dsn[i+1:]
+	}
+	return strings.HasPrefix(dsn, "tcp(") || strings.HasPrefix(dsn, "unix(")
+}
+
+func (db *DB) openMySQL(ctx context.Context, dsn string, o Options) error {
+	cfg, err := mysql.ParseDSN(strings.TrimPrefix(dsn, "mysql://"))
+	if err != nil {
+		return fmt.Errorf("sqlstore: parsing the MySQL DSN: %w", err)
+	}
+	if cfg.DBName == "" {
+		return fmt.Errorf("sqlstore: the MySQL DSN names no database")
+	}
+	cfg.ParseTime = true
+	cfg.InterpolateParams = true
+	cfg.MultiStatements = false
+	if err := cfg.Apply(mysql.Charset("utf8mb4", "")); err != nil {
+		return fmt.Errorf("sqlstore: configuring MySQL: %w", err)
+	}
+	if cfg.Params == nil {
+		cfg.Params = map[string]string{}
+	}
+	if _, ok := cfg.Params["sql_mode"]; !ok {
+		cfg.Params["sql_mode"] = mysqlSQLMode
+	}
+	conn, err := mysql.NewConnector(cfg)
+	if err != nil {
+		return fmt.Errorf("sqlstore: opening MySQL: %w", err)
+	}
+	p := sql.OpenDB(conn)
+	p.SetMaxOpenConns(o.MaxConns)
+	p.SetMaxIdleConns(o.MaxConns)
+	p.SetConnMaxIdleTime(5 * time.Minute)
+	d := mysqlDialect{prefix: o.TablePrefix}
+	if err := queryRow(ctx, p, "SELECT @@max_allowed_packet", nil, &d.maxPacket); err != nil {
+		_ = p.Close()
+		return fail(ctx, "connecting to MySQL", err)
+	}
+	// The first binary NO PAD collation the server has: MariaDB's, then
+	// MySQL 8's; MySQL 5.7 has only utf8mb4_bin, which ignores trailing
+	// spaces in comparisons.
+	err = queryRow(ctx, p, `SELECT COLLATION_NAME FROM information_schema.COLLATIONS
+	WHERE COLLATION_NAME IN ('utf8mb4_nopad_bin', 'utf8mb4_0900_bin', 'utf8mb4_bin')
+	ORDER BY FIELD(COLLATION_NAME, 'utf8mb4_nopad_bin', 'utf8mb4_0900_bin', 'utf8mb4_bin') LIMIT 1`, nil, &d.collation)
+	if err != nil {
+		_ = p.Close()
+		return fail(ctx, "choosing a collation", err)
+	}
+	db.d = d
+	db.w, db.r = p, p
+	db.scope = "mysql:" + cfg.Addr + "/" + cfg.DBName
+	return nil
+}
