@@ -17,16 +17,23 @@ import (
 const mysqlSQLMode = "'STRICT_ALL_TABLES,NO_BACKSLASH_ESCAPES,NO_ENGINE_SUBSTITUTION,ERROR_FOR_DIVISION_BY_ZERO'"
 
 // isMySQLDSN reports whether dsn names a MySQL database: it starts with
-// "mysql://", or its address is a "tcp(...)" or "unix(...)" of the driver's
-// form, after an optional "user[:password]@".
+// "mysql://", or it has the driver's form
+// [user[:password]@]net(address)/dbname[?params] with net "tcp" or "unix".
 func isMySQLDSN(dsn string) bool {
 	if strings.HasPrefix(dsn, "mysql://") {
 		return true
 	}
-	if i := strings.LastIndex(dsn, "@"); i >= 0 && !strings.Contains(dsn[:i], "/") {
-		dsn = dsn[i+1:]
+	slash := strings.LastIndex(dsn, "/")
+	if slash < 0 {
+		return false
 	}
-	return strings.HasPrefix(dsn, "tcp(") || strings.HasPrefix(dsn, "unix(")
+	// As the driver reads it: the address ends at the last "/", the
+	// user and password at the last "@" before it.
+	addr := dsn[:slash]
+	if at := strings.LastIndex(addr, "@"); at >= 0 {
+		addr = addr[at+1:]
+	}
+	return (strings.HasPrefix(addr, "tcp(") || strings.HasPrefix(addr, "unix(")) && strings.HasSuffix(addr, ")")
 }
 
 func (db *DB) openMySQL(ctx context.Context, dsn string, o Options) error {
