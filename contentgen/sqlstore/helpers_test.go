@@ -248,8 +248,10 @@ func mysqlAdmin(cfg *mysql.Config, stmts ...string) error {
 	return nil
 }
 
-// emptyMySQL truncates every table of database name but the schema
-// versions: rows go and AUTO_INCREMENT counters restart.
+// emptyMySQL deletes the rows of every table of database name but the
+// schema versions. It leaves AUTO_INCREMENT counters alone (resetting one
+// is DDL, which costs a hundred times as much), so ids go on from where
+// the last test left them, as they would after a delete.
 func emptyMySQL(cfg *mysql.Config, name string) error {
 	c := cfg.Clone()
 	c.DBName = name
@@ -259,29 +261,42 @@ func emptyMySQL(cfg *mysql.Config, name string) error {
 	}
 	admin := sql.OpenDB(conn)
 	defer admin.Close()
-	rows, err := admin.Query("SELECT table_name FROM information_schema.tables WHERE table_schema = ? AND table_name NOT LIKE '%schema_version'", name)
+	tables, err := mysqlStrings(admin, "SELECT table_name FROM information_schema.tables WHERE table_schema = ? AND table_name NOT LIKE '%schema_version'", name)
+	if err != nil || len(tables) == 0 {
+		return err
+	}
+	parts := make([]string, len(tables))
+	for i, t := range tables {
+		parts[i] = "SELECT '" + t + "' FROM DUAL WHERE EXISTS (SELECT 1 FROM `" + t + "`)"
+	}
+	full, err := mysqlStrings(admin, strings.Join(parts, " UNION ALL "))
 	if err != nil {
 		return err
 	}
-	var tables []string
-	for rows.Next() {
-		var t string
-		if err := rows.Scan(&t); err != nil {
-			rows.Close()
-			return err
-		}
-		tables = append(tables, t)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for _, t := range tables {
-		if _, err := admin.Exec("TRUNCATE TABLE `" + t + "`"); err != nil {
+	for _, t := range full {
+		if _, err := admin.Exec("DELETE FROM `" + t + "`"); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// mysqlStrings returns the first column of the rows of query.
+func mysqlStrings(db *sql.DB, query string, args ...any) ([]string, error) {
+	rows, err := db.Query(query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
 }
 
 // TestMain drops the PostgreSQL schemas and MySQL databases the tests
