@@ -102,7 +102,7 @@ func (h *Host) reader(ctx context.Context) (querier, error) {
 }
 
 // maxWriteAttempts bounds the runs of a write of its own transaction that
-// PostgreSQL aborted as a deadlock or serialisation failure.
+// PostgreSQL or MySQL aborted as a deadlock or serialisation failure.
 const maxWriteAttempts = 3
 
 // write runs fn in a transaction: the Host's own, the one ctx carries, or

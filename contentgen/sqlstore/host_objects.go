@@ -39,8 +39,8 @@ func uniqueIDs(ids []int64) []int64 {
 }
 
 // parents returns the parent_id of the rows of table among ids that exist,
-// by id, locking them (FOR UPDATE on PostgreSQL) for the delete that
-// follows.
+// by id, locking them (FOR UPDATE on PostgreSQL and MySQL) for the
+// delete that follows.
 func (h *Host) parents(ctx context.Context, q querier, table string, ids []int64) (map[int64]int64, error) {
 	out := map[int64]int64{}
 	ids = uniqueIDs(ids)
@@ -59,8 +59,8 @@ func (h *Host) parents(ctx context.Context, q querier, table string, ids []int64
 }
 
 // existing returns which of ids exist in table, locking them against
-// deletion until the transaction ends (FOR SHARE on PostgreSQL) when lock
-// is set.
+// deletion until the transaction ends (FOR SHARE on PostgreSQL, LOCK IN
+// SHARE MODE on MySQL) when lock is set.
 func (h *Host) existing(ctx context.Context, q querier, table string, ids []int64, lock bool) (map[int64]bool, error) {
 	out := map[int64]bool{}
 	ids = uniqueIDs(ids)

@@ -44,12 +44,12 @@ func (s *stateStore) Load(ctx context.Context, key string) ([]byte, error) {
 }
 
 // Update implements contentgen.StateStore. It reads the row under a lock
-// (SELECT ... FOR UPDATE on PostgreSQL, the write lock of the immediate
-// transaction on SQLite), so that no other Update of the key, in any
-// process, runs between the read and the write. A missing key is
-// inserted with ON CONFLICT DO NOTHING (an update that changes nothing
-// on MySQL); when another Update created it
-// first, the round is run again with its value.
+// (SELECT ... FOR UPDATE on PostgreSQL and MySQL, the write lock of the
+// immediate transaction on SQLite), so that no other Update of the key,
+// in any process, runs between the read and the write. A missing key is
+// inserted with ON CONFLICT DO NOTHING (on MySQL an ON DUPLICATE KEY
+// UPDATE that changes nothing); when another Update created it first, the
+// round is run again with its value.
 func (s *stateStore) Update(ctx context.Context, key string, fn func(old []byte) ([]byte, error)) error {
 	if err := ctx.Err(); err != nil {
 		return err

@@ -338,8 +338,8 @@ func (s *templateStore) SetSyncMark(ctx context.Context, m templates.SyncMark) e
 
 // Atomic implements templates.Store. The unit is a transaction (a
 // savepoint when ctx, or the store, already has one) holding the
-// templates lock: on PostgreSQL an advisory lock, on SQLite the write
-// lock every transaction takes.
+// templates lock: on PostgreSQL an advisory lock, on MySQL the lock of a
+// row of unit_locks, on SQLite the write lock every transaction takes.
 func (s *templateStore) Atomic(ctx context.Context, fn func(ctx context.Context, s templates.Store) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
