@@ -21,7 +21,8 @@ type Options struct {
 	// Schema is the PostgreSQL schema that holds the tables; it is
 	// created when missing and put first on the search path of every
 	// connection. Empty means the connection's own search path (usually
-	// "public"). SQLite ignores it.
+	// "public"). SQLite and MySQL ignore it: on MySQL the database of the
+	// DSN holds the tables.
 	Schema string
 	// TablePrefix starts the name of every table (and index) the package
 	// creates and queries, on every engine: with "wp_contentgen_", the

@@ -47,6 +47,9 @@ func (db *DB) openMySQL(ctx context.Context, dsn string, o Options) error {
 	cfg.ParseTime = true
 	cfg.InterpolateParams = true
 	cfg.MultiStatements = false
+	// An UPDATE reports the rows it matched, as on the other engines, not
+	// only those whose values it changed.
+	cfg.ClientFoundRows = true
 	if err := cfg.Apply(mysql.Charset("utf8mb4", "")); err != nil {
 		return fmt.Errorf("sqlstore: configuring MySQL: %w", err)
 	}

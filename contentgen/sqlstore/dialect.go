@@ -61,7 +61,9 @@ type dialect interface {
 	writeTx() *sql.TxOptions
 	// upsert is the suffix of an INSERT that, when a row with the same
 	// values of the unique columns conflict exists, sets its columns set
-	// to the values of the insert instead (nothing when set is empty).
+	// to the values of the insert instead. With set empty it leaves the
+	// row as it is and inserts nothing, or, on MySQL, fails the statement
+	// with a conflict (see isConflict) that leaves the transaction going.
 	upsert(conflict, set []string) string
 	// insertID runs stmt, an INSERT of one row into a table with an
 	// identity column "id", and returns the id of the row.

@@ -183,9 +183,13 @@ func (mysqlDialect) isConflict(err error) bool {
 // statement, and running the transaction again would likely wait as long.
 func (mysqlDialect) isRetryable(err error) bool { return mysqlCode(err) == 1213 }
 
+// upsert with set empty adds nothing: an ON DUPLICATE KEY UPDATE that
+// changes nothing counts its row as affected under CLIENT_FOUND_ROWS,
+// which Open sets, so the caller could not tell it from an insert; and
+// INSERT IGNORE would also let values that do not fit through.
 func (mysqlDialect) upsert(conflict []string, set []string) string {
 	if len(set) == 0 {
-		return " ON DUPLICATE KEY UPDATE " + conflict[0] + " = " + conflict[0]
+		return ""
 	}
 	parts := make([]string, len(set))
 	for i, c := range set {

@@ -77,9 +77,9 @@
 //   - State, a contentgen.StateStore: Update reads the value under a row
 //     lock (SELECT ... FOR UPDATE on PostgreSQL and MySQL, the immediate
 //     transaction on SQLite) and creates a missing key with INSERT ... ON
-//     CONFLICT DO NOTHING (ON DUPLICATE KEY UPDATE on MySQL), running fn
-//     again when another process created it first; so
-//     concurrent updates of a key are never lost.
+//     CONFLICT DO NOTHING (a plain INSERT on MySQL), running fn again
+//     when another process created it first; so concurrent updates of a
+//     key are never lost.
 //
 //   - Host, a contentgen.Host: the content platform itself. Post types,
 //     taxonomies and roles are registered configuration (RegisterPostType,

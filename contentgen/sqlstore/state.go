@@ -47,9 +47,9 @@ func (s *stateStore) Load(ctx context.Context, key string) ([]byte, error) {
 // (SELECT ... FOR UPDATE on PostgreSQL and MySQL, the write lock of the
 // immediate transaction on SQLite), so that no other Update of the key,
 // in any process, runs between the read and the write. A missing key is
-// inserted with ON CONFLICT DO NOTHING (on MySQL an ON DUPLICATE KEY
-// UPDATE that changes nothing); when another Update created it first, the
-// round is run again with its value.
+// inserted with ON CONFLICT DO NOTHING (on MySQL a plain INSERT, whose
+// conflict error says the same); when another Update created it first,
+// the round is run again with its value.
 func (s *stateStore) Update(ctx context.Context, key string, fn func(old []byte) ([]byte, error)) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -88,6 +88,9 @@ func (s *stateStore) update(ctx context.Context, q querier, key string, fn func(
 		return nil
 	}
 	res, err := q.ExecContext(ctx, s.db.stmt("INSERT INTO state (name, value) VALUES (?, ?)"+s.db.d.upsert([]string{"name"}, nil)), key, v)
+	if s.db.d.isConflict(err) {
+		return errStateRace // MySQL: see dialect.upsert
+	}
 	if err != nil {
 		return fail(ctx, "writing state", err)
 	}
