@@ -11,9 +11,9 @@ import (
 )
 
 // mysqlSQLMode is the sql_mode of the connections, unless the DSN sets
-// one: values that do not fit their column fail instead of being
-// truncated, and a backslash is an ordinary character in string literals,
-// as on the other engines.
+// one (to which NO_BACKSLASH_ESCAPES is added): values that do not fit
+// their column fail instead of being truncated, and a backslash is an
+// ordinary character in string literals, as on the other engines.
 const mysqlSQLMode = "'STRICT_ALL_TABLES,NO_BACKSLASH_ESCAPES,NO_ENGINE_SUBSTITUTION,ERROR_FOR_DIVISION_BY_ZERO'"
 
 // isMySQLDSN reports whether dsn names a MySQL database: it starts with
@@ -56,7 +56,10 @@ func (db *DB) openMySQL(ctx context.Context, dsn string, o Options) error {
 	if cfg.Params == nil {
 		cfg.Params = map[string]string{}
 	}
-	if _, ok := cfg.Params["sql_mode"]; !ok {
+	if mode, ok := cfg.Params["sql_mode"]; ok {
+		// The statements write a backslash as an ordinary character.
+		cfg.Params["sql_mode"] = "CONCAT_WS(',', " + mode + ", 'NO_BACKSLASH_ESCAPES')"
+	} else {
 		cfg.Params["sql_mode"] = mysqlSQLMode
 	}
 	conn, err := mysql.NewConnector(cfg)

@@ -34,6 +34,11 @@
 // InnoDB, with utf8mb4, a strict sql_mode and arguments interpolated by
 // the client. Text columns have a binary NO PAD collation, so that text
 // compares, sorts and is unique by its bytes as on the other engines.
+// Text that is indexed has a length, in characters (WordPress's own are
+// shorter): 255 for logins, e-mail addresses, post types and statuses,
+// taxonomies, roles, meta keys and registered names, 500 for term slugs,
+// 700 for state keys; a longer value fails its write. Other text is
+// LONGTEXT.
 // Transactions that write run at READ COMMITTED, as on PostgreSQL; ids
 // taken up front come from a row per table in id_blocks, locked until the
 // transaction ends; the templates lock is a row of unit_locks, likewise.

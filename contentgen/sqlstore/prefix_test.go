@@ -190,3 +190,17 @@ func TestBatchLargerThanAStatement(t *testing.T) {
 		}
 	})
 }
+
+// TestMySQLOwnSQLMode opens MySQL with a DSN that sets its own sql_mode:
+// searches, whose LIKE escapes with a backslash, still work.
+func TestMySQLOwnSQLMode(t *testing.T) {
+	dsn, o := freshMySQL(t)
+	db := openAt(t, dsn+"?sql_mode=%27TRADITIONAL%27", o)
+	h := newHost(t, db)
+	_, err := h.CreatePosts(t.Context(), []contentgen.Post{{Type: "article", Title: `50% off C:\Temp`}, {Type: "article", Title: "500 off"}})
+	require.NoError(t, err)
+	got, err := h.Posts(t.Context(), contentgen.PostQuery{Search: `0% OFF c:\t`})
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	require.Equal(t, `50% off C:\Temp`, got[0].Title)
+}
