@@ -121,8 +121,8 @@ func (d mysqlDialect) insertRows(ctx context.Context, q querier, table string, c
 // id.
 func (d mysqlDialect) reserveIDs(ctx context.Context, q querier, table string, n int) ([]int64, error) {
 	blocks := d.prefix + "id_blocks"
-	if _, err := q.ExecContext(ctx, "INSERT INTO "+blocks+" (name, last_id) VALUES (?, LAST_INSERT_ID((SELECT COALESCE(MAX(id), 0) FROM "+table+") + ?))"+
-		" ON DUPLICATE KEY UPDATE last_id = LAST_INSERT_ID(last_id + ?)", table, n, n); err != nil {
+	if _, err := q.ExecContext(ctx, "INSERT INTO "+blocks+" (name, last_id) VALUES (?, (SELECT COALESCE(MAX(id), 0) FROM "+table+") + ?)"+
+		" ON DUPLICATE KEY UPDATE last_id = last_id + ?", table, n, n); err != nil {
 		return nil, err
 	}
 	var last int64
