@@ -54,6 +54,12 @@ func benchStores(b *testing.B) []struct {
 			open func(b *testing.B) history.Store
 		}{"PostgreSQL", func(b *testing.B) history.Store { return engine{"PostgreSQL", freshPostgres}.open(b, nil).History() }})
 	}
+	if os.Getenv(mysqlEnv) != "" {
+		stores = append(stores, struct {
+			name string
+			open func(b *testing.B) history.Store
+		}{"MySQL", func(b *testing.B) history.Store { return engine{"MySQL", freshMySQL}.open(b, nil).History() }})
+	}
 	return stores
 }
 

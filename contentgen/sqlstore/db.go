@@ -21,10 +21,19 @@ type Options struct {
 	// Schema is the PostgreSQL schema that holds the tables; it is
 	// created when missing and put first on the search path of every
 	// connection. Empty means the connection's own search path (usually
-	// "public"). SQLite ignores it.
+	// "public"). SQLite and MySQL ignore it: on MySQL the database of the
+	// DSN holds the tables.
 	Schema string
-	// MaxConns caps the open connections to PostgreSQL, and the reading
-	// connections of a SQLite file (SQLite writes on one connection).
+	// TablePrefix starts the name of every table (and index) the package
+	// creates and queries, on every engine: with "wp_contentgen_", the
+	// posts are in wp_contentgen_posts. Stores of different prefixes in
+	// one database are independent. It may hold ASCII letters, digits and
+	// "_", at most 32 of them. Empty means the tables' own names; a
+	// database keeps the prefix it was created with.
+	TablePrefix string
+	// MaxConns caps the open connections to PostgreSQL and MySQL, and the
+	// reading connections of a SQLite file (SQLite writes on one
+	// connection).
 	// 0 means 8.
 	MaxConns int
 	// BusyTimeout is how long SQLite waits for a lock held by another
@@ -61,6 +70,9 @@ func (o *Options) withDefaults() (Options, error) {
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
+	if err := validPrefix(c.TablePrefix); err != nil {
+		return c, err
+	}
 	if strings.ContainsRune(c.Schema, 0) {
 		return c, errors.New("sqlstore: Options.Schema must not contain NUL")
 	}
@@ -77,10 +89,12 @@ type DB struct {
 	// connection and read on several.
 	w, r *sql.DB
 	// scope names the place of the tables (the PostgreSQL schema, the
-	// SQLite file) in advisory lock keys.
+	// SQLite file, the MySQL database, and the prefix) in lock keys.
 	scope string
-	now   func() time.Time
-	log   *slog.Logger
+	// prefix is Options.TablePrefix.
+	prefix string
+	now    func() time.Time
+	log    *slog.Logger
 
 	closeOnce sync.Once
 	closeErr  error
@@ -92,6 +106,12 @@ type DB struct {
 //   - "postgres://..." or "postgresql://...": PostgreSQL, through pgx;
 //     the DSN is pgx's (libpq URL or key=value settings are accepted
 //     after the scheme).
+//   - "mysql://DSN", or a DSN whose address is "tcp(...)" or "unix(...)"
+//     such as "root@tcp(127.0.0.1:3306)/wordpress": MySQL 8 or MariaDB
+//     10.6 and later, through github.com/go-sql-driver/mysql; DSN is that
+//     driver's ("user:password@tcp(host:port)/dbname?param=value"). Open
+//     sets utf8mb4, a strict sql_mode (unless the DSN sets one) and
+//     client-side interpolation of arguments.
 //   - ":memory:": a private SQLite database in memory, gone at Close.
 //   - "file:PATH?query" or a plain PATH: a SQLite file, created when
 //     missing. Query parameters of a "file:" DSN are passed to the
@@ -111,15 +131,20 @@ func open(ctx context.Context, dsn string, opts *Options, upTo int) (*DB, error)
 	if dsn == "" {
 		return nil, errors.New("sqlstore: empty DSN")
 	}
-	db := &DB{now: o.Now, log: o.Logger}
+	db := &DB{now: o.Now, log: o.Logger, prefix: o.TablePrefix}
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
 		err = db.openPostgres(dsn, o)
+	case isMySQLDSN(dsn):
+		err = db.openMySQL(ctx, dsn, o)
 	default:
 		err = db.openSQLite(dsn, o)
 	}
 	if err != nil {
 		return nil, err
+	}
+	if db.prefix != "" {
+		db.scope += "\x00" + db.prefix
 	}
 	if err := db.migrate(ctx, upTo); err != nil {
 		_ = db.Close()
@@ -223,7 +248,8 @@ func splitSQLiteDSN(dsn string) (path, query string, memory bool) {
 	return path, query, false
 }
 
-// Engine returns the name of the engine: "sqlite" or "postgres".
+// Engine returns the name of the engine: "sqlite", "postgres" or
+// "mysql" (MySQL or MariaDB).
 func (db *DB) Engine() string { return db.d.name() }
 
 // Close closes the database. Stores of the DB fail afterwards; Close may

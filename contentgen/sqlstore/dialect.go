@@ -20,7 +20,7 @@ import (
 // dialect holds what differs between the engines. The stores write their
 // SQL once, with "?" placeholders, and ask the dialect for the rest.
 type dialect interface {
-	// name is "sqlite" or "postgres".
+	// name is "sqlite", "postgres" or "mysql".
 	name() string
 	// rebind rewrites the "?" placeholders of q for the engine.
 	rebind(q string) string
@@ -57,6 +57,17 @@ type dialect interface {
 	readOnly() *sql.TxOptions
 	// isConflict reports whether err is a unique constraint violation.
 	isConflict(err error) bool
+	// writeTx returns the options of the transactions of InTx.
+	writeTx() *sql.TxOptions
+	// upsert is the suffix of an INSERT that, when a row with the same
+	// values of the unique columns conflict exists, sets its columns set
+	// to the values of the insert instead. With set empty it leaves the
+	// row as it is and inserts nothing, or, on MySQL, fails the statement
+	// with a conflict (see isConflict) that leaves the transaction going.
+	upsert(conflict, set []string) string
+	// insertID runs stmt, an INSERT of one row into a table with an
+	// identity column "id", and returns the id of the row.
+	insertID(ctx context.Context, q querier, stmt string, args []any) (int64, error)
 	// isRetryable reports whether the transaction that failed with err
 	// can be run again as it is (a serialisation failure or deadlock).
 	isRetryable(err error) bool
@@ -184,6 +195,32 @@ func (sqliteDialect) isRetryable(error) bool { return false }
 // readOnly: a deferred transaction reads one snapshot in WAL mode.
 func (sqliteDialect) readOnly() *sql.TxOptions { return &sql.TxOptions{ReadOnly: true} }
 
+func (sqliteDialect) writeTx() *sql.TxOptions              { return nil }
+func (sqliteDialect) upsert(conflict, set []string) string { return onConflict(conflict, set) }
+func (sqliteDialect) insertID(ctx context.Context, q querier, stmt string, args []any) (int64, error) {
+	return returningID(ctx, q, stmt, args)
+}
+
+// onConflict is the upsert of SQLite and PostgreSQL.
+func onConflict(conflict, set []string) string {
+	s := " ON CONFLICT (" + strings.Join(conflict, ", ") + ") DO "
+	if len(set) == 0 {
+		return s + "NOTHING"
+	}
+	parts := make([]string, len(set))
+	for i, c := range set {
+		parts[i] = c + " = excluded." + c
+	}
+	return s + "UPDATE SET " + strings.Join(parts, ", ")
+}
+
+// returningID is the insertID of SQLite and PostgreSQL.
+func returningID(ctx context.Context, q querier, stmt string, args []any) (int64, error) {
+	var id int64
+	err := queryRow(ctx, q, stmt+" RETURNING id", args, &id)
+	return id, err
+}
+
 type postgresDialect struct{ schema string }
 
 func (postgresDialect) name() string { return "postgres" }
@@ -294,4 +331,10 @@ func (postgresDialect) isConflict(err error) bool { return pgCode(err) == "23505
 func (postgresDialect) isRetryable(err error) bool {
 	c := pgCode(err)
 	return c == "40001" || c == "40P01"
+}
+
+func (postgresDialect) writeTx() *sql.TxOptions              { return nil }
+func (postgresDialect) upsert(conflict, set []string) string { return onConflict(conflict, set) }
+func (postgresDialect) insertID(ctx context.Context, q querier, stmt string, args []any) (int64, error) {
+	return returningID(ctx, q, stmt, args)
 }

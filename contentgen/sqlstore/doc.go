@@ -1,8 +1,9 @@
 // Package sqlstore keeps the state of contentgen in one SQL database:
-// SQLite, embedded and with no server to install, or PostgreSQL, which
-// several processes can share. One code path serves both engines; a small
-// unexported dialect holds what differs between them (placeholders, list
-// parameters, identity columns, row and advisory locks, error codes).
+// SQLite, embedded and with no server to install, or PostgreSQL or
+// MySQL/MariaDB, which several processes can share. One code path serves
+// every engine; a small unexported dialect holds what differs between
+// them (placeholders, list parameters, identity columns, upserts, row and
+// advisory locks, error codes).
 //
 // # Opening
 //
@@ -12,6 +13,7 @@
 //	sqlstore.Open(ctx, "file:data/cg.db?_pragma=cache_size(-20000)", nil)
 //	sqlstore.Open(ctx, ":memory:", nil)                     // SQLite in memory, gone at Close
 //	sqlstore.Open(ctx, "postgres://user@host:5432/db", &sqlstore.Options{Schema: "contentgen"})
+//	sqlstore.Open(ctx, "wp@tcp(127.0.0.1:3306)/wordpress", &sqlstore.Options{TablePrefix: "wp_contentgen_"})
 //
 // SQLite runs through the pure-Go driver modernc.org/sqlite (no cgo), in
 // WAL mode with a busy timeout (Options.BusyTimeout), foreign keys on and
@@ -28,38 +30,61 @@
 // missing), so that several installations, or test runs, can share a
 // database.
 //
+// MySQL 8 and MariaDB 10.6 or later run through go-sql-driver/mysql, on
+// InnoDB, with utf8mb4, a strict sql_mode and arguments interpolated by
+// the client. Text columns have a binary NO PAD collation, so that text
+// compares, sorts and is unique by its bytes as on the other engines.
+// Text that is indexed has a length, in characters (WordPress's own are
+// shorter): 255 for logins, e-mail addresses, post types and statuses,
+// taxonomies, roles, meta keys and registered names, 500 for term slugs,
+// 700 for state keys; a longer value fails its write. Other text is
+// LONGTEXT.
+// Transactions that write run at READ COMMITTED, as on PostgreSQL; ids
+// taken up front come from a row per table in id_blocks, locked until the
+// transaction ends; the templates lock is a row of unit_locks, likewise.
+//
+// Options.TablePrefix starts the name of every table and index, on every
+// engine, so that stores of several prefixes, and the tables of another
+// application such as a WordPress site, share one database.
+//
 // # Migrations
 //
 // The schema is built by migrations embedded in the binary
-// (migrations/NNNN_what.sql), applied by Open in one transaction and
-// recorded in the table schema_version, one row per version. They only go
+// (migrations/NNNN_what.sql, and the same versions written for MySQL in
+// migrations/mysql), applied by Open in one transaction and recorded in
+// the table schema_version, one row per version. They only go
 // forward: a released migration never changes, and Open refuses a
 // database whose version is newer than the build. On PostgreSQL an
 // advisory lock makes concurrent Opens of one schema wait for each other,
 // so a migration never runs twice; on SQLite the immediate transaction
-// does the same. SchemaVersion reports the version.
+// does the same. MySQL commits each DDL statement on its own: there the
+// migrations run on one connection holding a named lock (GET_LOCK), and
+// one interrupted halfway is not undone. SchemaVersion reports the
+// version.
 //
 // # Stores
 //
 // One DB holds every store, each in its own tables:
 //
 //   - History, a history.Store: Add inserts a batch in one transaction, in
-//     bulk (multi-row VALUES on SQLite, one INSERT from column arrays on
-//     PostgreSQL), and assigns time-ordered UUIDs; List runs
+//     bulk (multi-row VALUES on SQLite and MySQL, one INSERT from column
+//     arrays on PostgreSQL), and assigns time-ordered UUIDs; List runs
 //     a count and one page query on one snapshot, in the order of an index;
 //     Stats is two grouped queries. Filter.MetaEquals is answered from a
 //     column that indexes the meta values as history.MetaString formats
 //     them, so it matches exactly what history.Filter.Matches does.
 //
 //   - Templates, a templates.Store: Atomic runs a transaction that also
-//     holds the templates lock (an advisory lock on PostgreSQL, the write
-//     lock on SQLite), so units never interleave, also across processes.
+//     holds the templates lock (an advisory lock on PostgreSQL, a row lock
+//     on MySQL, the write lock on SQLite), so units never interleave, also
+//     across processes.
 //
 //   - State, a contentgen.StateStore: Update reads the value under a row
-//     lock (SELECT ... FOR UPDATE on PostgreSQL, the immediate transaction
-//     on SQLite) and creates a missing key with INSERT ... ON CONFLICT DO
-//     NOTHING, running fn again when another process created it first; so
-//     concurrent updates of a key are never lost.
+//     lock (SELECT ... FOR UPDATE on PostgreSQL and MySQL, the immediate
+//     transaction on SQLite) and creates a missing key with INSERT ... ON
+//     CONFLICT DO NOTHING (a plain INSERT on MySQL), running fn again
+//     when another process created it first; so concurrent updates of a
+//     key are never lost.
 //
 //   - Host, a contentgen.Host: the content platform itself. Post types,
 //     taxonomies and roles are registered configuration (RegisterPostType,
@@ -75,7 +100,7 @@
 //     Exister; it does not keep media bytes yet (no MediaStorer).
 //
 // Each passes its conformance suite (historytest, templatetest,
-// hosttest.RunStateStore, hosttest.Run) on both engines.
+// hosttest.RunStateStore, hosttest.Run) on every engine.
 //
 // # Transactions
 //

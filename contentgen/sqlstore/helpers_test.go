@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
 	_ "github.com/jackc/pgx/v5/stdlib"
 	"github.com/stretchr/testify/require"
@@ -22,6 +23,11 @@ import (
 // postgresEnv names the variable holding the DSN of the PostgreSQL the
 // tests use, such as postgres://postgres@127.0.0.1:5432/test?sslmode=disable.
 const postgresEnv = "CONTENTGEN_TEST_POSTGRES"
+
+// mysqlEnv names the variable holding the DSN of the MySQL or MariaDB the
+// tests use, such as root@tcp(127.0.0.1:3306)/test. The tests make their
+// own databases there (cgtest_...), so its user needs CREATE and DROP.
+const mysqlEnv = "CONTENTGEN_TEST_MYSQL"
 
 // engine makes fresh, isolated databases of one engine.
 type engine struct {
@@ -53,12 +59,13 @@ func openAt(t testing.TB, dsn string, opts *sqlstore.Options) *sqlstore.DB {
 	return db
 }
 
-// engines returns SQLite (always) and PostgreSQL (skipped unless
-// postgresEnv is set).
+// engines returns SQLite (always), PostgreSQL (skipped unless
+// postgresEnv is set) and MySQL (skipped unless mysqlEnv is set).
 func engines() []engine {
 	return []engine{
 		{"SQLite", freshSQLite},
 		{"PostgreSQL", freshPostgres},
+		{"MySQL", freshMySQL},
 	}
 }
 
@@ -67,8 +74,11 @@ func forEachEngine(t *testing.T, fn func(t *testing.T, e engine)) {
 	t.Helper()
 	for _, e := range engines() {
 		t.Run(e.name, func(t *testing.T) {
-			if e.name == "PostgreSQL" {
+			switch e.name {
+			case "PostgreSQL":
 				postgresDSN(t) // skips the whole engine when there is no server
+			case "MySQL":
+				mysqlDSN(t)
 			}
 			t.Parallel()
 			fn(t, e)
@@ -165,9 +175,143 @@ func emptySchema(dsn, schema string) error {
 	return err
 }
 
-// TestMain drops the PostgreSQL schemas the tests made.
+// mysqlDSN returns the parsed DSN of the test MySQL, skipping the test
+// when there is none.
+func mysqlDSN(t testing.TB) *mysql.Config {
+	t.Helper()
+	dsn := os.Getenv(mysqlEnv)
+	if dsn == "" {
+		t.Skipf("set %s to a MySQL or MariaDB DSN (such as root@tcp(127.0.0.1:3306)/test) to run the MySQL tests", mysqlEnv)
+	}
+	cfg, err := mysql.ParseDSN(strings.TrimPrefix(dsn, "mysql://"))
+	require.NoError(t, err, mysqlEnv)
+	return cfg
+}
+
+// mysqlDatabases keeps the MySQL databases of this test process, as
+// schemas does the PostgreSQL schemas: a database is made and migrated
+// once, emptied when its test ends and handed to the next test, and
+// dropped by TestMain.
+var mysqlDatabases struct {
+	mu   sync.Mutex
+	free []string
+	all  []string
+}
+
+// freshMySQL names an empty database of the test MySQL, emptied again at
+// the end of the test.
+func freshMySQL(t testing.TB) (string, *sqlstore.Options) {
+	t.Helper()
+	cfg := mysqlDSN(t)
+	mysqlDatabases.mu.Lock()
+	var name string
+	if n := len(mysqlDatabases.free); n > 0 {
+		name, mysqlDatabases.free = mysqlDatabases.free[n-1], mysqlDatabases.free[:n-1]
+		mysqlDatabases.mu.Unlock()
+	} else {
+		b := make([]byte, 6)
+		_, _ = rand.Read(b)
+		name = "cgtest_" + hex.EncodeToString(b)
+		mysqlDatabases.all = append(mysqlDatabases.all, name)
+		mysqlDatabases.mu.Unlock()
+		require.NoError(t, mysqlAdmin(cfg, "CREATE DATABASE "+name))
+	}
+	t.Cleanup(func() {
+		if err := emptyMySQL(cfg, name); err != nil {
+			t.Errorf("emptying database %s: %v", name, err)
+			return
+		}
+		mysqlDatabases.mu.Lock()
+		mysqlDatabases.free = append(mysqlDatabases.free, name)
+		mysqlDatabases.mu.Unlock()
+	})
+	c := cfg.Clone()
+	c.DBName = name
+	return c.FormatDSN(), &sqlstore.Options{MaxConns: 4}
+}
+
+// mysqlAdmin runs statements on the test MySQL, outside any database.
+func mysqlAdmin(cfg *mysql.Config, stmts ...string) error {
+	c := cfg.Clone()
+	c.DBName = ""
+	conn, err := mysql.NewConnector(c)
+	if err != nil {
+		return err
+	}
+	admin := sql.OpenDB(conn)
+	defer admin.Close()
+	for _, s := range stmts {
+		if _, err := admin.Exec(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// emptyMySQL deletes the rows of every table of database name but the
+// schema versions. It leaves AUTO_INCREMENT counters alone (resetting one
+// is DDL, which costs a hundred times as much), so ids go on from where
+// the last test left them, as they would after a delete.
+func emptyMySQL(cfg *mysql.Config, name string) error {
+	c := cfg.Clone()
+	c.DBName = name
+	conn, err := mysql.NewConnector(c)
+	if err != nil {
+		return err
+	}
+	admin := sql.OpenDB(conn)
+	defer admin.Close()
+	tables, err := mysqlStrings(admin, "SELECT table_name FROM information_schema.tables WHERE table_schema = ? AND table_name NOT LIKE '%schema_version'", name)
+	if err != nil || len(tables) == 0 {
+		return err
+	}
+	parts := make([]string, len(tables))
+	for i, t := range tables {
+		parts[i] = "SELECT '" + t + "' FROM DUAL WHERE EXISTS (SELECT 1 FROM `" + t + "`)"
+	}
+	full, err := mysqlStrings(admin, strings.Join(parts, " UNION ALL "))
+	if err != nil {
+		return err
+	}
+	for _, t := range full {
+		if _, err := admin.Exec("DELETE FROM `" + t + "`"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mysqlStrings returns the first column of the rows of query.
+func mysqlStrings(db *sql.DB, query string, args ...any) ([]string, error) {
+	rows, err := db.Query(query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// TestMain drops the PostgreSQL schemas and MySQL databases the tests
+// made.
 func TestMain(m *testing.M) {
 	code := m.Run()
+	if dsn := os.Getenv(mysqlEnv); dsn != "" && len(mysqlDatabases.all) > 0 {
+		if cfg, err := mysql.ParseDSN(strings.TrimPrefix(dsn, "mysql://")); err == nil {
+			for _, name := range mysqlDatabases.all {
+				if err := mysqlAdmin(cfg, "DROP DATABASE IF EXISTS "+name); err != nil {
+					fmt.Fprintf(os.Stderr, "dropping database %s: %v\n", name, err)
+				}
+			}
+		}
+	}
 	if dsn := os.Getenv(postgresEnv); dsn != "" && len(schemas.all) > 0 {
 		if admin, err := sql.Open("pgx", dsn); err == nil {
 			for _, s := range schemas.all {

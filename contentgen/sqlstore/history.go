@@ -72,7 +72,7 @@ func (s *historyStore) Add(ctx context.Context, entries []history.Entry) error {
 		rows[i].index = metaBuf.String()
 	}
 	err := s.db.inTx(ctx, func(ctx context.Context, q querier) error {
-		err := s.db.d.insertRows(ctx, q, "history", historyInsertCols, len(entries), func(i, c int) any {
+		err := s.db.d.insertRows(ctx, q, s.db.table("history"), historyInsertCols, len(entries), func(i, c int) any {
 			e := &entries[i]
 			switch c {
 			case 0:
@@ -112,7 +112,7 @@ func (s *historyStore) Get(ctx context.Context, id string) (history.Entry, error
 	}
 	var e history.Entry
 	found := false
-	err := queryEach(ctx, s.db.reader(ctx), s.db.d.rebind("SELECT "+historyCols+" FROM history WHERE id = ?"), []any{id},
+	err := queryEach(ctx, s.db.reader(ctx), s.db.stmt("SELECT "+historyCols+" FROM history WHERE id = ?"), []any{id},
 		func(rows *sql.Rows) error {
 			found = true
 			var err error
@@ -199,8 +199,8 @@ func (s *historyStore) List(ctx context.Context, f history.Filter) ([]history.En
 		limit = int64(f.Limit)
 	}
 	offset := max(f.Offset, 0)
-	countSQL := s.db.d.rebind("SELECT COUNT(*) FROM history" + where)
-	pageSQL := s.db.d.rebind("SELECT " + historyCols + " FROM history" + where +
+	countSQL := s.db.stmt("SELECT COUNT(*) FROM history" + where)
+	pageSQL := s.db.stmt("SELECT " + historyCols + " FROM history" + where +
 		" ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?")
 	var out []history.Entry
 	total := 0
@@ -237,7 +237,7 @@ func (s *historyStore) Delete(ctx context.Context, ids ...string) (int, error) {
 	slices.Sort(uniq)
 	uniq = slices.Compact(uniq)
 	cond, arg := s.db.d.inList("id", uniq)
-	res, err := s.db.writer(ctx).ExecContext(ctx, s.db.d.rebind("DELETE FROM history WHERE "+cond), arg...)
+	res, err := s.db.writer(ctx).ExecContext(ctx, s.db.stmt("DELETE FROM history WHERE "+cond), arg...)
 	if err != nil {
 		return 0, fail(ctx, "deleting history entries", err)
 	}
@@ -285,7 +285,7 @@ func (s *historyStore) Stats(ctx context.Context, since time.Time) (history.Stat
 		if !since.IsZero() {
 			from = since.UnixMicro()
 		}
-		return queryEach(ctx, q, s.db.d.rebind("SELECT created_day, COUNT(*) FROM history WHERE created_at >= ? GROUP BY created_day ORDER BY created_day"), []any{from},
+		return queryEach(ctx, q, s.db.stmt("SELECT created_day, COUNT(*) FROM history WHERE created_at >= ? GROUP BY created_day ORDER BY created_day"), []any{from},
 			func(rows *sql.Rows) error {
 				var d history.DayCount
 				if err := rows.Scan(&d.Date, &d.Count); err != nil {

@@ -102,7 +102,7 @@ func (h *Host) reader(ctx context.Context) (querier, error) {
 }
 
 // maxWriteAttempts bounds the runs of a write of its own transaction that
-// PostgreSQL aborted as a deadlock or serialisation failure.
+// PostgreSQL or MySQL aborted as a deadlock or serialisation failure.
 const maxWriteAttempts = 3
 
 // write runs fn in a transaction: the Host's own, the one ctx carries, or
@@ -173,11 +173,11 @@ func (h *Host) register(ctx context.Context, kind, name string, config any) erro
 	}
 	return h.write(ctx, func(ctx context.Context, q querier) error {
 		var pos int64
-		if err := queryRow(ctx, q, h.db.d.rebind("SELECT COUNT(*) FROM host_registry WHERE kind = ?"), []any{kind}, &pos); err != nil {
+		if err := queryRow(ctx, q, h.db.stmt("SELECT COUNT(*) FROM host_registry WHERE kind = ?"), []any{kind}, &pos); err != nil {
 			return fail(ctx, "registering "+kind, err)
 		}
-		_, err := q.ExecContext(ctx, h.db.d.rebind(`INSERT INTO host_registry (kind, name, position, config) VALUES (?, ?, ?, ?)
-	ON CONFLICT (kind, name) DO UPDATE SET config = excluded.config`), kind, name, pos, string(b))
+		_, err := q.ExecContext(ctx, h.db.stmt(`INSERT INTO host_registry (kind, name, position, config) VALUES (?, ?, ?, ?)`+
+			h.db.d.upsert([]string{"kind", "name"}, []string{"config"})), kind, name, pos, string(b))
 		return fail(ctx, "registering "+kind, err)
 	})
 }
@@ -224,7 +224,7 @@ func (h *Host) RegisterRole(ctx context.Context, r contentgen.Role) error {
 // registered reads the configurations of kind in registration order.
 func registered[T any](ctx context.Context, h *Host, q querier, kind string) ([]T, error) {
 	var out []T
-	err := queryEach(ctx, q, h.db.d.rebind("SELECT config FROM host_registry WHERE kind = ? ORDER BY position, name"), []any{kind},
+	err := queryEach(ctx, q, h.db.stmt("SELECT config FROM host_registry WHERE kind = ? ORDER BY position, name"), []any{kind},
 		func(rows *sql.Rows) error {
 			var b string
 			if err := rows.Scan(&b); err != nil {

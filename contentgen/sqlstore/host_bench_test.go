@@ -41,6 +41,12 @@ func BenchmarkHostPosts500(b *testing.B) {
 			return newHost(b, db), db.History()
 		}})
 	}
+	if os.Getenv(mysqlEnv) != "" {
+		targets = append(targets, target{"MySQL", func(b *testing.B) (contentgen.Host, history.Store) {
+			db := engine{"MySQL", freshMySQL}.open(b, nil)
+			return newHost(b, db), db.History()
+		}})
+	}
 	for _, tg := range targets {
 		b.Run(tg.name, func(b *testing.B) {
 			ctx := context.Background()

@@ -39,8 +39,8 @@ func uniqueIDs(ids []int64) []int64 {
 }
 
 // parents returns the parent_id of the rows of table among ids that exist,
-// by id, locking them (FOR UPDATE on PostgreSQL) for the delete that
-// follows.
+// by id, locking them (FOR UPDATE on PostgreSQL and MySQL) for the
+// delete that follows.
 func (h *Host) parents(ctx context.Context, q querier, table string, ids []int64) (map[int64]int64, error) {
 	out := map[int64]int64{}
 	ids = uniqueIDs(ids)
@@ -48,7 +48,7 @@ func (h *Host) parents(ctx context.Context, q querier, table string, ids []int64
 		return out, nil
 	}
 	cond, args := h.db.d.inList("id", ids)
-	err := queryEach(ctx, q, h.db.d.rebind("SELECT id, parent_id FROM "+table+" WHERE "+cond+h.db.d.forUpdate()), args,
+	err := queryEach(ctx, q, h.db.stmt("SELECT id, parent_id FROM "+table+" WHERE "+cond+h.db.d.forUpdate()), args,
 		func(rows *sql.Rows) error {
 			var id, parent int64
 			err := rows.Scan(&id, &parent)
@@ -59,8 +59,8 @@ func (h *Host) parents(ctx context.Context, q querier, table string, ids []int64
 }
 
 // existing returns which of ids exist in table, locking them against
-// deletion until the transaction ends (FOR SHARE on PostgreSQL) when lock
-// is set.
+// deletion until the transaction ends (FOR SHARE on PostgreSQL, LOCK IN
+// SHARE MODE on MySQL) when lock is set.
 func (h *Host) existing(ctx context.Context, q querier, table string, ids []int64, lock bool) (map[int64]bool, error) {
 	out := map[int64]bool{}
 	ids = uniqueIDs(ids)
@@ -72,7 +72,7 @@ func (h *Host) existing(ctx context.Context, q querier, table string, ids []int6
 	if lock {
 		suffix = h.db.d.forShare()
 	}
-	err := queryEach(ctx, q, h.db.d.rebind("SELECT id FROM "+table+" WHERE "+cond+suffix), args, func(rows *sql.Rows) error {
+	err := queryEach(ctx, q, h.db.stmt("SELECT id FROM "+table+" WHERE "+cond+suffix), args, func(rows *sql.Rows) error {
 		var id int64
 		err := rows.Scan(&id)
 		out[id] = true
@@ -109,7 +109,7 @@ func (h *Host) reparent(ctx context.Context, q querier, table string, anc map[in
 	slices.Sort(removed)
 	cond, args := h.db.d.inList("parent_id", removed)
 	moves := map[int64][]int64{}
-	err := queryEach(ctx, q, h.db.d.rebind("SELECT id, parent_id FROM "+table+" WHERE "+cond), args, func(rows *sql.Rows) error {
+	err := queryEach(ctx, q, h.db.stmt("SELECT id, parent_id FROM "+table+" WHERE "+cond), args, func(rows *sql.Rows) error {
 		var id, p int64
 		if err := rows.Scan(&id, &p); err != nil {
 			return err
@@ -132,7 +132,7 @@ func (h *Host) reparent(ctx context.Context, q querier, table string, anc map[in
 	}
 	for p, ids := range moves {
 		cond, args := h.db.d.inList("id", ids)
-		if _, err := q.ExecContext(ctx, h.db.d.rebind("UPDATE "+table+" SET parent_id = ? WHERE "+cond), append([]any{p}, args...)...); err != nil {
+		if _, err := q.ExecContext(ctx, h.db.stmt("UPDATE "+table+" SET parent_id = ? WHERE "+cond), append([]any{p}, args...)...); err != nil {
 			return err
 		}
 	}
@@ -145,7 +145,7 @@ func (h *Host) deleteIn(ctx context.Context, q querier, table, col string, ids [
 		return nil
 	}
 	cond, args := h.db.d.inList(col, ids)
-	_, err := q.ExecContext(ctx, h.db.d.rebind("DELETE FROM "+table+" WHERE "+cond), args...)
+	_, err := q.ExecContext(ctx, h.db.stmt("DELETE FROM "+table+" WHERE "+cond), args...)
 	return err
 }
 
@@ -155,7 +155,7 @@ func (h *Host) deleteMeta(ctx context.Context, q querier, kind contentgen.Object
 		return nil
 	}
 	cond, args := h.db.d.inList("object_id", ids)
-	_, err := q.ExecContext(ctx, h.db.d.rebind("DELETE FROM meta WHERE kind = ? AND "+cond), append([]any{string(kind)}, args...)...)
+	_, err := q.ExecContext(ctx, h.db.stmt("DELETE FROM meta WHERE kind = ? AND "+cond), append([]any{string(kind)}, args...)...)
 	return err
 }
 
@@ -181,7 +181,7 @@ func (h *Host) insertMeta(ctx context.Context, q querier, kind contentgen.Object
 	if len(rows) == 0 {
 		return nil
 	}
-	return h.db.d.insertRows(ctx, q, "meta", metaCols, len(rows), func(i, c int) any {
+	return h.db.d.insertRows(ctx, q, h.db.table("meta"), metaCols, len(rows), func(i, c int) any {
 		switch c {
 		case 0:
 			return string(kind)
@@ -206,7 +206,7 @@ func (h *Host) loadMeta(ctx context.Context, q querier, kind contentgen.ObjectKi
 		return out, nil
 	}
 	cond, args := h.db.d.inList("object_id", ids)
-	err := queryEach(ctx, q, h.db.d.rebind("SELECT object_id, meta_key, meta_value FROM meta WHERE kind = ? AND "+cond),
+	err := queryEach(ctx, q, h.db.stmt("SELECT object_id, meta_key, meta_value FROM meta WHERE kind = ? AND "+cond),
 		append([]any{string(kind)}, args...), func(rows *sql.Rows) error {
 			var id int64
 			var k, v string
@@ -283,8 +283,8 @@ func (h *Host) SetMeta(ctx context.Context, kind contentgen.ObjectKind, id int64
 		for range len(keys) - 1 {
 			stmt += ",(?,?,?,?)"
 		}
-		stmt += " ON CONFLICT (kind, object_id, meta_key) DO UPDATE SET meta_value = excluded.meta_value"
-		_, err = q.ExecContext(ctx, h.db.d.rebind(stmt), args...)
+		stmt += h.db.d.upsert([]string{"kind", "object_id", "meta_key"}, []string{"meta_value"})
+		_, err = q.ExecContext(ctx, h.db.stmt(stmt), args...)
 		return fail(ctx, "setting meta", err)
 	})
 }

@@ -39,7 +39,7 @@ func (h *Host) CreateUsers(ctx context.Context, users []contentgen.User) ([]int6
 			role      string
 		}
 		var links []userRole
-		if ids, err = h.db.d.reserveIDs(ctx, q, "users", len(users)); err != nil {
+		if ids, err = h.db.d.reserveIDs(ctx, q, h.db.table("users"), len(users)); err != nil {
 			return fail(ctx, "creating users", err)
 		}
 		for i, u := range users {
@@ -53,7 +53,7 @@ func (h *Host) CreateUsers(ctx context.Context, users []contentgen.User) ([]int6
 				links = append(links, userRole{ids[i], int64(j), r})
 			}
 		}
-		err = h.db.d.insertRows(ctx, q, "users", userCols, len(users), func(i, c int) any {
+		err = h.db.d.insertRows(ctx, q, h.db.table("users"), userCols, len(users), func(i, c int) any {
 			u := &users[i]
 			switch c {
 			case 0:
@@ -82,7 +82,7 @@ func (h *Host) CreateUsers(ctx context.Context, users []contentgen.User) ([]int6
 			return h.conflict(ctx, "creating users", err)
 		}
 		if len(links) > 0 {
-			err = h.db.d.insertRows(ctx, q, "user_roles", userRoleCols, len(links), func(i, c int) any {
+			err = h.db.d.insertRows(ctx, q, h.db.table("user_roles"), userRoleCols, len(links), func(i, c int) any {
 				switch c {
 				case 0:
 					return links[i].user
@@ -140,7 +140,7 @@ func (h *Host) Users(ctx context.Context, uq contentgen.UserQuery) ([]contentgen
 		w.sql() + w.page(uq.Limit, uq.Offset)
 	err = h.db.readTxOn(ctx, q, func(ctx context.Context, q querier) error {
 		out = out[:0]
-		err := queryEach(ctx, q, h.db.d.rebind(query), w.args, func(rows *sql.Rows) error {
+		err := queryEach(ctx, q, h.db.stmt(query), w.args, func(rows *sql.Rows) error {
 			var u contentgen.User
 			var reg int64
 			if err := rows.Scan(&u.ID, &u.Login, &u.Email, &u.DisplayName, &u.FirstName, &u.LastName, &u.Description, &u.URL, &reg); err != nil {
@@ -167,7 +167,7 @@ func (h *Host) Users(ctx context.Context, uq contentgen.UserQuery) ([]contentgen
 			out[i].Meta = metas[out[i].ID]
 		}
 		cond, args := h.db.d.inList("user_id", ids)
-		return queryEach(ctx, q, h.db.d.rebind("SELECT user_id, role FROM user_roles WHERE "+cond+" ORDER BY user_id, position"), args,
+		return queryEach(ctx, q, h.db.stmt("SELECT user_id, role FROM user_roles WHERE "+cond+" ORDER BY user_id, position"), args,
 			func(rows *sql.Rows) error {
 				var id int64
 				var role string
@@ -206,12 +206,12 @@ func (h *Host) DeleteUsers(ctx context.Context, ids []int64, reassignTo int64) e
 			if err := h.requireRefs(ctx, q, "users", "heir", []int64{reassignTo}); err != nil {
 				return err
 			}
-			if _, err := q.ExecContext(ctx, h.db.d.rebind("UPDATE posts SET author_id = ? WHERE "+cond), append([]any{reassignTo}, args...)...); err != nil {
+			if _, err := q.ExecContext(ctx, h.db.stmt("UPDATE posts SET author_id = ? WHERE "+cond), append([]any{reassignTo}, args...)...); err != nil {
 				return fail(ctx, "reassigning posts", err)
 			}
 		} else {
 			var posts []int64
-			err := queryEach(ctx, q, h.db.d.rebind("SELECT id FROM posts WHERE "+cond), args, func(rows *sql.Rows) error {
+			err := queryEach(ctx, q, h.db.stmt("SELECT id FROM posts WHERE "+cond), args, func(rows *sql.Rows) error {
 				var id int64
 				err := rows.Scan(&id)
 				posts = append(posts, id)
@@ -225,7 +225,7 @@ func (h *Host) DeleteUsers(ctx context.Context, ids []int64, reassignTo int64) e
 			}
 		}
 		cond, args = h.db.d.inList("user_id", removed)
-		if _, err := q.ExecContext(ctx, h.db.d.rebind("UPDATE comments SET user_id = 0 WHERE "+cond), args...); err != nil {
+		if _, err := q.ExecContext(ctx, h.db.stmt("UPDATE comments SET user_id = 0 WHERE "+cond), args...); err != nil {
 			return fail(ctx, "deleting users", err)
 		}
 		err = h.deleteIn(ctx, q, "user_roles", "user_id", removed)
@@ -274,7 +274,7 @@ func (h *Host) CreateComments(ctx context.Context, comments []contentgen.Comment
 		parentPost := map[int64]int64{}
 		if ps := uniqueIDs(parents); len(ps) > 0 {
 			cond, args := h.db.d.inList("id", ps)
-			err := queryEach(ctx, q, h.db.d.rebind("SELECT id, post_id FROM comments WHERE "+cond+h.db.d.forShare()), args,
+			err := queryEach(ctx, q, h.db.stmt("SELECT id, post_id FROM comments WHERE "+cond+h.db.d.forShare()), args,
 				func(rows *sql.Rows) error {
 					var id, post int64
 					err := rows.Scan(&id, &post)
@@ -298,10 +298,10 @@ func (h *Host) CreateComments(ctx context.Context, comments []contentgen.Comment
 			}
 		}
 		var err error
-		if ids, err = h.db.d.reserveIDs(ctx, q, "comments", len(comments)); err != nil {
+		if ids, err = h.db.d.reserveIDs(ctx, q, h.db.table("comments"), len(comments)); err != nil {
 			return fail(ctx, "creating comments", err)
 		}
-		err = h.db.d.insertRows(ctx, q, "comments", commentCols, len(comments), func(i, col int) any {
+		err = h.db.d.insertRows(ctx, q, h.db.table("comments"), commentCols, len(comments), func(i, col int) any {
 			c := &comments[i]
 			switch col {
 			case 0:
@@ -367,7 +367,7 @@ func (h *Host) Comments(ctx context.Context, cq contentgen.CommentQuery) ([]cont
 		w.sql() + w.page(cq.Limit, cq.Offset)
 	err = h.db.readTxOn(ctx, q, func(ctx context.Context, q querier) error {
 		out = out[:0]
-		err := queryEach(ctx, q, h.db.d.rebind(query), w.args, func(rows *sql.Rows) error {
+		err := queryEach(ctx, q, h.db.stmt(query), w.args, func(rows *sql.Rows) error {
 			var c contentgen.Comment
 			var date int64
 			if err := rows.Scan(&c.ID, &c.PostID, &c.ParentID, &c.UserID, &c.AuthorName, &c.AuthorEmail, &c.AuthorURL, &c.Content, &c.Status, &date); err != nil {
@@ -456,10 +456,10 @@ func (h *Host) CreateMedia(ctx context.Context, media []contentgen.Media) ([]int
 			return err
 		}
 		var err error
-		if ids, err = h.db.d.reserveIDs(ctx, q, "media", len(media)); err != nil {
+		if ids, err = h.db.d.reserveIDs(ctx, q, h.db.table("media"), len(media)); err != nil {
 			return fail(ctx, "creating media", err)
 		}
-		err = h.db.d.insertRows(ctx, q, "media", mediaCols, len(media), func(i, c int) any {
+		err = h.db.d.insertRows(ctx, q, h.db.table("media"), mediaCols, len(media), func(i, c int) any {
 			m := &media[i]
 			switch c {
 			case 0:
@@ -535,7 +535,7 @@ func (h *Host) Media(ctx context.Context, mq contentgen.MediaQuery) ([]contentge
 		w.sql() + w.page(mq.Limit, mq.Offset)
 	err = h.db.readTxOn(ctx, q, func(ctx context.Context, q querier) error {
 		out = out[:0]
-		err := queryEach(ctx, q, h.db.d.rebind(query), w.args, func(rows *sql.Rows) error {
+		err := queryEach(ctx, q, h.db.stmt(query), w.args, func(rows *sql.Rows) error {
 			var m contentgen.Media
 			var date int64
 			var sizes string
@@ -591,7 +591,7 @@ func (h *Host) DeleteMedia(ctx context.Context, ids []int64) error {
 		}
 		slices.Sort(removed)
 		cond, args := h.db.d.inList("featured_media_id", removed)
-		_, err = q.ExecContext(ctx, h.db.d.rebind("UPDATE posts SET featured_media_id = 0 WHERE "+cond), args...)
+		_, err = q.ExecContext(ctx, h.db.stmt("UPDATE posts SET featured_media_id = 0 WHERE "+cond), args...)
 		if err == nil {
 			err = h.deleteMeta(ctx, q, contentgen.KindMedia, removed)
 		}

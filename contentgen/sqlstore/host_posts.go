@@ -72,7 +72,7 @@ func (h *Host) CreatePosts(ctx context.Context, posts []contentgen.Post) ([]int6
 			pos        int64
 		}
 		var links []link
-		if ids, err = h.db.d.reserveIDs(ctx, q, "posts", len(posts)); err != nil {
+		if ids, err = h.db.d.reserveIDs(ctx, q, h.db.table("posts"), len(posts)); err != nil {
 			return fail(ctx, "creating posts", err)
 		}
 		for i := range posts {
@@ -98,7 +98,7 @@ func (h *Host) CreatePosts(ctx context.Context, posts []contentgen.Post) ([]int6
 				}
 			}
 		}
-		err = h.db.d.insertRows(ctx, q, "posts", postCols, len(posts), func(i, c int) any {
+		err = h.db.d.insertRows(ctx, q, h.db.table("posts"), postCols, len(posts), func(i, c int) any {
 			p := &posts[i]
 			switch c {
 			case 0:
@@ -130,7 +130,7 @@ func (h *Host) CreatePosts(ctx context.Context, posts []contentgen.Post) ([]int6
 			return fail(ctx, "creating posts", err)
 		}
 		if len(links) > 0 {
-			err = h.db.d.insertRows(ctx, q, "term_links", termLinkCols, len(links), func(i, c int) any {
+			err = h.db.d.insertRows(ctx, q, h.db.table("term_links"), termLinkCols, len(links), func(i, c int) any {
 				switch c {
 				case 0:
 					return links[i].post
@@ -167,7 +167,7 @@ func (h *Host) termTaxonomies(ctx context.Context, q querier, ids []int64) (map[
 		return out, nil
 	}
 	cond, args := h.db.d.inList("id", ids)
-	err := queryEach(ctx, q, h.db.d.rebind("SELECT id, taxonomy FROM terms WHERE "+cond+h.db.d.forShare()), args,
+	err := queryEach(ctx, q, h.db.stmt("SELECT id, taxonomy FROM terms WHERE "+cond+h.db.d.forShare()), args,
 		func(rows *sql.Rows) error {
 			var id int64
 			var tax string
@@ -208,7 +208,7 @@ func (h *Host) Posts(ctx context.Context, pq contentgen.PostQuery) ([]contentgen
 	query += w.page(pq.Limit, pq.Offset)
 	err = h.db.readTxOn(ctx, q, func(ctx context.Context, q querier) error {
 		out = out[:0]
-		err := queryEach(ctx, q, h.db.d.rebind(query), w.args, func(rows *sql.Rows) error {
+		err := queryEach(ctx, q, h.db.stmt(query), w.args, func(rows *sql.Rows) error {
 			var p contentgen.Post
 			var date int64
 			if err := rows.Scan(&p.ID, &p.Type, &p.Status, &p.Title, &p.Content, &p.Excerpt, &p.AuthorID, &p.ParentID, &date, &p.FeaturedMediaID); err != nil {
@@ -236,7 +236,7 @@ func (h *Host) Posts(ctx context.Context, pq contentgen.PostQuery) ([]contentgen
 			byID[out[i].ID] = &out[i]
 		}
 		cond, args := h.db.d.inList("post_id", ids)
-		return queryEach(ctx, q, h.db.d.rebind("SELECT post_id, term_id, taxonomy FROM term_links WHERE "+cond+" ORDER BY post_id, taxonomy, position"), args,
+		return queryEach(ctx, q, h.db.stmt("SELECT post_id, term_id, taxonomy FROM term_links WHERE "+cond+" ORDER BY post_id, taxonomy, position"), args,
 			func(rows *sql.Rows) error {
 				var post, term int64
 				var tax string
@@ -282,7 +282,7 @@ func (h *Host) deletePosts(ctx context.Context, q querier, ids []int64) error {
 	}
 	var comments []int64
 	cond, args := h.db.d.inList("post_id", removed)
-	err = queryEach(ctx, q, h.db.d.rebind("SELECT id FROM comments WHERE "+cond), args, func(rows *sql.Rows) error {
+	err = queryEach(ctx, q, h.db.stmt("SELECT id FROM comments WHERE "+cond), args, func(rows *sql.Rows) error {
 		var id int64
 		err := rows.Scan(&id)
 		comments = append(comments, id)
@@ -323,7 +323,7 @@ func (h *Host) setStatus(ctx context.Context, table, status string, ids []int64)
 			return nil
 		}
 		cond, args := h.db.d.inList("id", ids)
-		_, err := q.ExecContext(ctx, h.db.d.rebind("UPDATE "+table+" SET status = ? WHERE "+cond), append([]any{status}, args...)...)
+		_, err := q.ExecContext(ctx, h.db.stmt("UPDATE "+table+" SET status = ? WHERE "+cond), append([]any{status}, args...)...)
 		return fail(ctx, "trashing "+table, err)
 	})
 }

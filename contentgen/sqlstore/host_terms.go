@@ -89,14 +89,14 @@ func (h *Host) CreateTerms(ctx context.Context, terms []contentgen.Term) ([]int6
 				return fmt.Errorf("%w: term %d: parent %d is of taxonomy %q, not %q", ErrInvalid, i, t.ParentID, tax, t.Taxonomy)
 			}
 		}
-		if ids, err = h.db.d.reserveIDs(ctx, q, "terms", len(terms)); err != nil {
+		if ids, err = h.db.d.reserveIDs(ctx, q, h.db.table("terms"), len(terms)); err != nil {
 			return fail(ctx, "creating terms", err)
 		}
 		slugs, err := h.slugs(ctx, q, terms, ids)
 		if err != nil {
 			return err
 		}
-		err = h.db.d.insertRows(ctx, q, "terms", termCols, len(terms), func(i, c int) any {
+		err = h.db.d.insertRows(ctx, q, h.db.table("terms"), termCols, len(terms), func(i, c int) any {
 			t := &terms[i]
 			switch c {
 			case 0:
@@ -147,7 +147,7 @@ func (h *Host) slugs(ctx context.Context, q querier, terms []contentgen.Term, id
 	taken := map[string]bool{} // taxonomy + "\x00" + slug
 	slices.Sort(wanted)
 	cond, args := h.db.d.inList("slug", slices.Compact(wanted))
-	err := queryEach(ctx, q, h.db.d.rebind("SELECT taxonomy, slug FROM terms WHERE "+cond), args, func(rows *sql.Rows) error {
+	err := queryEach(ctx, q, h.db.stmt("SELECT taxonomy, slug FROM terms WHERE "+cond), args, func(rows *sql.Rows) error {
 		var tax, slug string
 		err := rows.Scan(&tax, &slug)
 		taken[tax+"\x00"+slug] = true
@@ -200,7 +200,7 @@ func (h *Host) Terms(ctx context.Context, tq contentgen.TermQuery) ([]contentgen
 	query := "SELECT id, taxonomy, name, slug, description, parent_id FROM terms" + w.sql() + w.page(tq.Limit, tq.Offset)
 	err = h.db.readTxOn(ctx, q, func(ctx context.Context, q querier) error {
 		out = out[:0]
-		err := queryEach(ctx, q, h.db.d.rebind(query), w.args, func(rows *sql.Rows) error {
+		err := queryEach(ctx, q, h.db.stmt(query), w.args, func(rows *sql.Rows) error {
 			var t contentgen.Term
 			err := rows.Scan(&t.ID, &t.Taxonomy, &t.Name, &t.Slug, &t.Description, &t.ParentID)
 			out = append(out, t)
@@ -219,7 +219,7 @@ func (h *Host) Terms(ctx context.Context, tq contentgen.TermQuery) ([]contentgen
 		}
 		counts := map[int64]int{}
 		cond, args := h.db.d.inList("l.term_id", ids)
-		err = queryEach(ctx, q, h.db.d.rebind("SELECT l.term_id, COUNT(*) FROM term_links l JOIN posts p ON p.id = l.post_id WHERE "+cond+
+		err = queryEach(ctx, q, h.db.stmt("SELECT l.term_id, COUNT(*) FROM term_links l JOIN posts p ON p.id = l.post_id WHERE "+cond+
 			" AND p.status <> ? GROUP BY l.term_id"), append(args, contentgen.StatusTrash), func(rows *sql.Rows) error {
 			var id int64
 			var n int

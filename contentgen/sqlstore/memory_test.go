@@ -41,7 +41,7 @@ func TestMemory(t *testing.T) {
 
 func TestEngine(t *testing.T) {
 	forEachEngine(t, func(t *testing.T, e engine) {
-		want := map[string]string{"SQLite": "sqlite", "PostgreSQL": "postgres"}[e.name]
+		want := map[string]string{"SQLite": "sqlite", "PostgreSQL": "postgres", "MySQL": "mysql"}[e.name]
 		require.Equal(t, want, e.open(t, nil).Engine())
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -18,7 +19,13 @@ import (
 // NNNN_what.sql and numbered from 0001 without gaps. A migration never
 // changes once released: the schema moves forward by new files only.
 //
-//go:embed migrations/*.sql
+// migrations/mysql holds the same versions, with the same names, written
+// for MySQL, whose DDL differs too much for type tokens (indexed text
+// needs a length, there are no partial indexes, DDL commits on its own);
+// each makes the same tables, columns and constraints as its generic
+// version, plus the tables only MySQL needs.
+//
+//go:embed migrations/*.sql migrations/mysql/*.sql
 var migrationFS embed.FS
 
 // migration is one version of the schema.
@@ -28,11 +35,15 @@ type migration struct {
 	sql     string
 }
 
-// migrations are the versions of the schema, in order.
-var migrations = loadMigrations()
+// migrations are the versions of the schema, in order; mysqlMigrations
+// are the same versions for MySQL.
+var (
+	migrations      = loadMigrations("migrations")
+	mysqlMigrations = loadMigrations("migrations/mysql")
+)
 
-func loadMigrations() []migration {
-	names, err := fs.Glob(migrationFS, "migrations/*.sql")
+func loadMigrations(dir string) []migration {
+	names, err := fs.Glob(migrationFS, dir+"/*.sql")
 	if err != nil {
 		panic(err)
 	}
@@ -43,7 +54,7 @@ func loadMigrations() []migration {
 		num, _, _ := strings.Cut(base, "_")
 		v, err := strconv.Atoi(num)
 		if err != nil || v != i+1 {
-			panic("sqlstore: migration " + base + " is out of sequence")
+			panic("sqlstore: migration " + name + " is out of sequence")
 		}
 		b, err := migrationFS.ReadFile(name)
 		if err != nil {
@@ -54,11 +65,19 @@ func loadMigrations() []migration {
 	return out
 }
 
+// migrationsOf returns the migrations of dialect d.
+func migrationsOf(d dialect) []migration {
+	if d.name() == "mysql" {
+		return mysqlMigrations
+	}
+	return migrations
+}
+
 // SchemaVersion returns the version of the database's schema: the number
 // of migrations applied.
 func (db *DB) SchemaVersion(ctx context.Context) (int, error) {
 	var v sql.NullInt64
-	err := queryRow(ctx, db.reader(ctx), "SELECT MAX(version) FROM schema_version", nil, &v)
+	err := queryRow(ctx, db.reader(ctx), db.stmt("SELECT MAX(version) FROM schema_version"), nil, &v)
 	if err != nil {
 		return 0, fail(ctx, "reading the schema version", err)
 	}
@@ -68,8 +87,27 @@ func (db *DB) SchemaVersion(ctx context.Context) (int, error) {
 // migrate brings the schema up to version upTo (at most len(migrations)),
 // in one transaction. On PostgreSQL an advisory lock keeps concurrent
 // Opens of one schema from applying a migration twice; on SQLite the
-// immediate transaction does.
+// immediate transaction does. MySQL commits each DDL statement on its own,
+// so there each migration is applied outside a transaction, on one
+// connection holding a named lock (GET_LOCK) for the time.
 func (db *DB) migrate(ctx context.Context, upTo int) error {
+	if db.d.name() == "mysql" {
+		conn, err := db.w.Conn(ctx)
+		if err != nil {
+			return fail(ctx, "connecting", err)
+		}
+		defer conn.Close()
+		name := fmt.Sprintf("contentgen_migrate_%016x", uint64(lockKey(db.scope, "migrate")))
+		var got sql.NullInt64
+		if err := queryRow(ctx, conn, "SELECT GET_LOCK(?, ?)", []any{name, 600}, &got); err != nil || got.Int64 != 1 {
+			if err == nil {
+				err = errors.New("timed out")
+			}
+			return fail(ctx, "locking the schema", err)
+		}
+		defer func() { _, _ = conn.ExecContext(context.WithoutCancel(ctx), "DO RELEASE_LOCK(?)", name) }()
+		return db.applyMigrations(ctx, conn, upTo)
+	}
 	return db.inTx(ctx, func(ctx context.Context, q querier) error {
 		if pg, ok := db.d.(postgresDialect); ok {
 			if err := db.d.lockUnit(ctx, q, lockKey(db.scope, "migrate")); err != nil {
@@ -81,35 +119,42 @@ func (db *DB) migrate(ctx context.Context, upTo int) error {
 				}
 			}
 		}
-		if _, err := q.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (
+		return db.applyMigrations(ctx, q, upTo)
+	})
+}
+
+// applyMigrations applies the migrations from the database's version up
+// to version upTo on q.
+func (db *DB) applyMigrations(ctx context.Context, q querier, upTo int) error {
+	if _, err := q.ExecContext(ctx, db.stmt(`CREATE TABLE IF NOT EXISTS schema_version (
 	version INTEGER PRIMARY KEY,
 	name TEXT NOT NULL,
 	applied_at BIGINT NOT NULL
-)`); err != nil {
-			return fail(ctx, "creating schema_version", err)
-		}
-		var have sql.NullInt64
-		if err := queryRow(ctx, q, "SELECT MAX(version) FROM schema_version", nil, &have); err != nil {
-			return fail(ctx, "reading the schema version", err)
-		}
-		cur := int(have.Int64)
-		if cur > len(migrations) {
-			return fmt.Errorf("sqlstore: the database has schema version %d, newer than this build knows (%d)", cur, len(migrations))
-		}
-		for _, m := range migrations[cur:upTo] {
-			for _, stmt := range splitStatements(db.d.ddl(m.sql)) {
-				if _, err := q.ExecContext(ctx, stmt); err != nil {
-					return fail(ctx, "applying migration "+m.name, err)
-				}
+)`)); err != nil {
+		return fail(ctx, "creating schema_version", err)
+	}
+	var have sql.NullInt64
+	if err := queryRow(ctx, q, db.stmt("SELECT MAX(version) FROM schema_version"), nil, &have); err != nil {
+		return fail(ctx, "reading the schema version", err)
+	}
+	cur := int(have.Int64)
+	all := migrationsOf(db.d)
+	if cur > len(all) {
+		return fmt.Errorf("sqlstore: the database has schema version %d, newer than this build knows (%d)", cur, len(all))
+	}
+	for _, m := range all[cur:max(cur, upTo)] {
+		for _, stmt := range splitStatements(withPrefix(db.d.ddl(m.sql), db.prefix)) {
+			if _, err := q.ExecContext(ctx, stmt); err != nil {
+				return fail(ctx, "applying migration "+m.name, err)
 			}
-			if _, err := q.ExecContext(ctx, db.d.rebind("INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)"),
-				m.version, m.name, db.now().UnixMicro()); err != nil {
-				return fail(ctx, "recording migration "+m.name, err)
-			}
-			db.log.Info("sqlstore: migration applied", "version", m.version, "name", m.name, "engine", db.d.name())
 		}
-		return nil
-	})
+		if _, err := q.ExecContext(ctx, db.stmt("INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)"),
+			m.version, m.name, db.now().UnixMicro()); err != nil {
+			return fail(ctx, "recording migration "+m.name, err)
+		}
+		db.log.Info("sqlstore: migration applied", "version", m.version, "name", m.name, "engine", db.d.name())
+	}
+	return nil
 }
 
 // splitStatements splits a migration into its statements: each ends with

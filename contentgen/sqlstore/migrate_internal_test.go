@@ -7,9 +7,11 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
+	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
 	_ "github.com/jackc/pgx/v5/stdlib"
 	"github.com/stretchr/testify/require"
@@ -19,12 +21,16 @@ import (
 )
 
 // testDSN returns the DSN and options of a fresh database of the engine:
-// a SQLite file in a temporary directory, or a new PostgreSQL schema
-// (dropped at the end of the test) when CONTENTGEN_TEST_POSTGRES is set.
+// a SQLite file in a temporary directory, a new PostgreSQL schema when
+// CONTENTGEN_TEST_POSTGRES is set, or a new MySQL database when
+// CONTENTGEN_TEST_MYSQL is set (both dropped at the end of the test).
 func testDSN(t *testing.T, engine string) (string, *Options) {
 	t.Helper()
 	if engine == "sqlite" {
 		return filepath.Join(t.TempDir(), "test.db"), nil
+	}
+	if engine == "mysql" {
+		return testMySQLDSN(t), &Options{MaxConns: 4}
 	}
 	dsn := os.Getenv("CONTENTGEN_TEST_POSTGRES")
 	if dsn == "" {
@@ -45,7 +51,7 @@ func testDSN(t *testing.T, engine string) (string, *Options) {
 
 func TestMigrations(t *testing.T) {
 	require.GreaterOrEqual(t, len(migrations), 2, "the upgrade test needs a later migration")
-	for _, engine := range []string{"sqlite", "postgres"} {
+	for _, engine := range []string{"sqlite", "postgres", "mysql"} {
 		t.Run(engine, func(t *testing.T) {
 			ctx := context.Background()
 			dsn, opts := testDSN(t, engine)
@@ -98,7 +104,7 @@ func TestMigrations(t *testing.T) {
 // TestConcurrentOpen opens one new database from many goroutines at once:
 // the migrations run once, and every Open succeeds.
 func TestConcurrentOpen(t *testing.T) {
-	for _, engine := range []string{"sqlite", "postgres"} {
+	for _, engine := range []string{"sqlite", "postgres", "mysql"} {
 		t.Run(engine, func(t *testing.T) {
 			dsn, opts := testDSN(t, engine)
 			var wg sync.WaitGroup
@@ -152,3 +158,115 @@ func TestSplitSQLiteDSN(t *testing.T) {
 }
 
 func templatesFilter() templates.Filter { return templates.Filter{} }
+
+// testMySQLDSN returns the DSN of a new database of the test MySQL,
+// dropped at the end of the test; it skips the test when
+// CONTENTGEN_TEST_MYSQL is unset.
+func testMySQLDSN(t *testing.T) string {
+	t.Helper()
+	dsn := os.Getenv("CONTENTGEN_TEST_MYSQL")
+	if dsn == "" {
+		t.Skip("set CONTENTGEN_TEST_MYSQL to a MySQL DSN to run the MySQL tests")
+	}
+	cfg, err := mysql.ParseDSN(strings.TrimPrefix(dsn, "mysql://"))
+	require.NoError(t, err)
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	name := "cgtest_" + hex.EncodeToString(b)
+	admin := cfg.Clone()
+	admin.DBName = ""
+	conn, err := mysql.NewConnector(admin)
+	require.NoError(t, err)
+	adb := sql.OpenDB(conn)
+	t.Cleanup(func() {
+		_, err := adb.Exec("DROP DATABASE IF EXISTS " + name)
+		require.NoError(t, err)
+		require.NoError(t, adb.Close())
+	})
+	_, err = adb.Exec("CREATE DATABASE " + name)
+	require.NoError(t, err)
+	cfg.DBName = name
+	return cfg.FormatDSN()
+}
+
+// TestMySQLMigrationsMatch checks that the MySQL migrations are the same
+// versions as the generic ones and make, version by version, the same
+// tables with the same columns, but for the ones only MySQL needs.
+func TestMySQLMigrationsMatch(t *testing.T) {
+	require.Equal(t, len(migrations), len(mysqlMigrations))
+	for i := range migrations {
+		require.Equal(t, migrations[i].version, mysqlMigrations[i].version)
+		require.Equal(t, migrations[i].name, mysqlMigrations[i].name)
+	}
+	ctx := context.Background()
+	mysqlDSN := testMySQLDSN(t)
+	extra := map[string]bool{"unit_locks": true, "id_blocks": true, "users.email_key": true}
+	for v := 1; v <= len(migrations); v++ {
+		lite, err := open(ctx, filepath.Join(t.TempDir(), "test.db"), nil, v)
+		require.NoError(t, err)
+		want := columnsOf(t, lite, "SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'")
+		require.NoError(t, lite.Close())
+		my, err := open(ctx, mysqlDSN, &Options{MaxConns: 2}, v)
+		require.NoError(t, err)
+		got := columnsOf(t, my, "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = DATABASE()")
+		require.NoError(t, my.Close())
+		for c := range got {
+			table, _, _ := strings.Cut(c, ".")
+			if extra[c] || extra[table] {
+				delete(got, c)
+			}
+		}
+		require.Equal(t, want, got, "version %d", v)
+	}
+}
+
+// columnsOf returns the "table.column" of the database's tables.
+func columnsOf(t *testing.T, db *DB, query string) map[string]bool {
+	t.Helper()
+	out := map[string]bool{}
+	err := queryEach(context.Background(), db.r, query, nil, func(rows *sql.Rows) error {
+		var table, col string
+		err := rows.Scan(&table, &col)
+		out[table+"."+col] = true
+		return err
+	})
+	require.NoError(t, err)
+	return out
+}
+
+func TestIsMySQLDSN(t *testing.T) {
+	for dsn, want := range map[string]bool{
+		"root@tcp(127.0.0.1:3306)/test":                 true,
+		"user:p@ss/word@tcp(db:3306)/wp?parseTime=true": true,
+		"wp@unix(/run/mysqld/mysqld.sock)/wordpress":    true,
+		"tcp(localhost)/test":                           true,
+		"mysql://root@tcp(127.0.0.1:3306)/test":         true,
+		"mysql://root@/test":                            true,
+		"postgres://postgres@localhost/test":            false,
+		"data/contentgen.db":                            false,
+		"file:tcp(x).db":                                false,
+		"dir@tcp(1)/x.db":                               true,
+		":memory:":                                      false,
+	} {
+		require.Equal(t, want, isMySQLDSN(dsn), dsn)
+	}
+}
+
+func TestWithPrefix(t *testing.T) {
+	for q, want := range map[string]string{
+		"SELECT id FROM posts WHERE id IN (?)":                                              "SELECT id FROM wp_posts WHERE id IN (?)",
+		"SELECT l.term_id FROM term_links l JOIN posts p ON p.id = l.post_id":               "SELECT l.term_id FROM wp_term_links l JOIN wp_posts p ON p.id = l.post_id",
+		"EXISTS (SELECT 1 FROM meta m WHERE m.kind = ?)":                                    "EXISTS (SELECT 1 FROM wp_meta m WHERE m.kind = ?)",
+		"SELECT seq, meta, meta_index FROM history":                                         "SELECT seq, meta, meta_index FROM wp_history",
+		"INSERT INTO state (name, value) VALUES (?, ?) ON DUPLICATE KEY UPDATE name = name": "INSERT INTO wp_state (name, value) VALUES (?, ?) ON DUPLICATE KEY UPDATE name = name",
+		"UPDATE meta SET x = 1 ON DUPLICATE KEY UPDATE meta_value = VALUES(meta_value)":     "UPDATE wp_meta SET x = 1 ON DUPLICATE KEY UPDATE meta_value = VALUES(meta_value)",
+		"CREATE TABLE IF NOT EXISTS schema_version (":                                       "CREATE TABLE IF NOT EXISTS wp_schema_version (",
+		"CREATE UNIQUE INDEX users_email ON users (email_lower) WHERE email_lower <> ''":    "CREATE UNIQUE INDEX wp_users_email ON wp_users (email_lower) WHERE email_lower <> ''",
+		"DELETE FROM posts\nWHERE id = ?":                                                   "DELETE FROM wp_posts\nWHERE id = ?",
+		"SELECT COUNT(*) FROM media":                                                        "SELECT COUNT(*) FROM wp_media",
+		"SELECT id FROM postsx":                                                             "SELECT id FROM postsx",
+	} {
+		require.Equal(t, want, withPrefix(q, "wp_"), q)
+		require.Equal(t, q, withPrefix(q, ""), q)
+	}
+}

@@ -33,7 +33,7 @@ func (s *stateStore) Load(ctx context.Context, key string) ([]byte, error) {
 		return nil, err
 	}
 	var v []byte
-	err := queryRow(ctx, s.db.reader(ctx), s.db.d.rebind("SELECT value FROM state WHERE name = ?"), []any{key}, &v)
+	err := queryRow(ctx, s.db.reader(ctx), s.db.stmt("SELECT value FROM state WHERE name = ?"), []any{key}, &v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -44,11 +44,12 @@ func (s *stateStore) Load(ctx context.Context, key string) ([]byte, error) {
 }
 
 // Update implements contentgen.StateStore. It reads the row under a lock
-// (SELECT ... FOR UPDATE on PostgreSQL, the write lock of the immediate
-// transaction on SQLite), so that no other Update of the key, in any
-// process, runs between the read and the write. A missing key is
-// inserted with ON CONFLICT DO NOTHING; when another Update created it
-// first, the round is run again with its value.
+// (SELECT ... FOR UPDATE on PostgreSQL and MySQL, the write lock of the
+// immediate transaction on SQLite), so that no other Update of the key,
+// in any process, runs between the read and the write. A missing key is
+// inserted with ON CONFLICT DO NOTHING (on MySQL a plain INSERT, whose
+// conflict error says the same); when another Update created it first,
+// the round is run again with its value.
 func (s *stateStore) Update(ctx context.Context, key string, fn func(old []byte) ([]byte, error)) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -68,7 +69,7 @@ func (s *stateStore) Update(ctx context.Context, key string, fn func(old []byte)
 
 func (s *stateStore) update(ctx context.Context, q querier, key string, fn func(old []byte) ([]byte, error)) error {
 	var old []byte
-	err := queryRow(ctx, q, s.db.d.rebind("SELECT value FROM state WHERE name = ?"+s.db.d.forUpdate()), []any{key}, &old)
+	err := queryRow(ctx, q, s.db.stmt("SELECT value FROM state WHERE name = ?"+s.db.d.forUpdate()), []any{key}, &old)
 	found := err == nil
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return fail(ctx, "reading state", err)
@@ -81,12 +82,15 @@ func (s *stateStore) update(ctx context.Context, q querier, key string, fn func(
 		v = []byte{} // a value, not NULL: the key exists from now on
 	}
 	if found {
-		if _, err := q.ExecContext(ctx, s.db.d.rebind("UPDATE state SET value = ? WHERE name = ?"), v, key); err != nil {
+		if _, err := q.ExecContext(ctx, s.db.stmt("UPDATE state SET value = ? WHERE name = ?"), v, key); err != nil {
 			return fail(ctx, "writing state", err)
 		}
 		return nil
 	}
-	res, err := q.ExecContext(ctx, s.db.d.rebind("INSERT INTO state (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING"), key, v)
+	res, err := q.ExecContext(ctx, s.db.stmt("INSERT INTO state (name, value) VALUES (?, ?)"+s.db.d.upsert([]string{"name"}, nil)), key, v)
+	if s.db.d.isConflict(err) {
+		return errStateRace // MySQL: see dialect.upsert
+	}
 	if err != nil {
 		return fail(ctx, "writing state", err)
 	}

@@ -138,7 +138,7 @@ func (s *templateStore) Get(ctx context.Context, id int64) (templates.Template, 
 	}
 	var t templates.Template
 	found := false
-	err = queryEach(ctx, q, s.db.d.rebind("SELECT "+templateCols+" FROM templates WHERE id = ?"), []any{id},
+	err = queryEach(ctx, q, s.db.stmt("SELECT "+templateCols+" FROM templates WHERE id = ?"), []any{id},
 		func(rows *sql.Rows) error {
 			found = true
 			var err error
@@ -178,7 +178,7 @@ func (s *templateStore) List(ctx context.Context, f templates.Filter) ([]templat
 		args = append(args, true)
 	}
 	out := []templates.Template{}
-	err = queryEach(ctx, q, s.db.d.rebind(query+" ORDER BY id"), args, func(rows *sql.Rows) error {
+	err = queryEach(ctx, q, s.db.stmt(query+" ORDER BY id"), args, func(rows *sql.Rows) error {
 		t, err := scanTemplate(rows)
 		out = append(out, t)
 		return err
@@ -202,12 +202,11 @@ func (s *templateStore) Insert(ctx context.Context, t templates.Template) (templ
 	if err != nil {
 		return templates.Template{}, err
 	}
-	var id int64
-	err = queryRow(ctx, q, s.db.d.rebind(`INSERT INTO templates (name, description, post_type, is_default, is_system,
+	id, err := s.db.d.insertID(ctx, q, s.db.stmt(`INSERT INTO templates (name, description, post_type, is_default, is_system,
 	field_config, taxonomy_config, parent_id, field_signature, created_at, updated_at)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		[]any{t.Name, t.Description, t.PostType, t.IsDefault, t.IsSystem, e.fieldConfig, e.taxonomyConfig,
-			t.ParentID, e.signature, e.created, e.updated}, &id)
+			t.ParentID, e.signature, e.created, e.updated})
 	if err != nil {
 		return templates.Template{}, fail(ctx, "inserting a template", err)
 	}
@@ -239,7 +238,7 @@ func (s *templateStore) Put(ctx context.Context, t templates.Template) error {
 	if err != nil {
 		return err
 	}
-	res, err := q.ExecContext(ctx, s.db.d.rebind(`UPDATE templates SET name = ?, description = ?, post_type = ?,
+	res, err := q.ExecContext(ctx, s.db.stmt(`UPDATE templates SET name = ?, description = ?, post_type = ?,
 	is_default = ?, is_system = ?, field_config = ?, taxonomy_config = ?, parent_id = ?, field_signature = ?,
 	created_at = ?, updated_at = ? WHERE id = ?`),
 		t.Name, t.Description, t.PostType, t.IsDefault, t.IsSystem, e.fieldConfig, e.taxonomyConfig,
@@ -273,7 +272,7 @@ func (s *templateStore) Delete(ctx context.Context, ids []int64) error {
 	slices.Sort(uniq)
 	uniq = slices.Compact(uniq)
 	cond, arg := s.db.d.inList("id", uniq)
-	if _, err := q.ExecContext(ctx, s.db.d.rebind("DELETE FROM templates WHERE "+cond), arg...); err != nil {
+	if _, err := q.ExecContext(ctx, s.db.stmt("DELETE FROM templates WHERE "+cond), arg...); err != nil {
 		return fail(ctx, "deleting templates", err)
 	}
 	return nil
@@ -329,8 +328,8 @@ func (s *templateStore) SetSyncMark(ctx context.Context, m templates.SyncMark) e
 		}
 		sigs = string(b)
 	}
-	_, err = q.ExecContext(ctx, s.db.d.rebind(`INSERT INTO template_sync_mark (id, signatures, seen_at) VALUES (1, ?, ?)
-	ON CONFLICT (id) DO UPDATE SET signatures = excluded.signatures, seen_at = excluded.seen_at`), sigs, encTime(m.SeenAt))
+	_, err = q.ExecContext(ctx, s.db.stmt(`INSERT INTO template_sync_mark (id, signatures, seen_at) VALUES (1, ?, ?)`+
+		s.db.d.upsert([]string{"id"}, []string{"signatures", "seen_at"})), sigs, encTime(m.SeenAt))
 	if err != nil {
 		return fail(ctx, "setting the sync mark", err)
 	}
@@ -339,8 +338,8 @@ func (s *templateStore) SetSyncMark(ctx context.Context, m templates.SyncMark) e
 
 // Atomic implements templates.Store. The unit is a transaction (a
 // savepoint when ctx, or the store, already has one) holding the
-// templates lock: on PostgreSQL an advisory lock, on SQLite the write
-// lock every transaction takes.
+// templates lock: on PostgreSQL an advisory lock, on MySQL the lock of a
+// row of unit_locks, on SQLite the write lock every transaction takes.
 func (s *templateStore) Atomic(ctx context.Context, fn func(ctx context.Context, s templates.Store) error) error {
 	if err := ctx.Err(); err != nil {
 		return err

@@ -82,8 +82,8 @@ func (db *DB) txOf(ctx context.Context) *txState {
 //
 // On SQLite the transaction holds the database's write lock from its
 // start (BEGIN IMMEDIATE), so transactions never deadlock and run one at
-// a time; reads outside them go on. On PostgreSQL it runs at READ
-// COMMITTED. InTx does not retry fn.
+// a time; reads outside them go on. On PostgreSQL and MySQL it runs at
+// READ COMMITTED. InTx does not retry fn.
 func (db *DB) InTx(ctx context.Context, fn func(ctx context.Context) error) error {
 	if fn == nil {
 		return errors.New("sqlstore: InTx with a nil function")
@@ -100,7 +100,7 @@ func (db *DB) inTx(ctx context.Context, fn func(ctx context.Context, q querier) 
 	if ts := db.txOf(ctx); ts != nil {
 		return ts.savepoint(ctx, fn)
 	}
-	tx, err := db.w.BeginTx(ctx, nil)
+	tx, err := db.w.BeginTx(ctx, db.d.writeTx())
 	if err != nil {
 		return fail(ctx, "beginning a transaction", err)
 	}

@@ -1,0 +1,209 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/go-sql-driver/mysql"
+)
+
+// mysqlDialect is MySQL 8 and MariaDB 10.6 or later, on InnoDB.
+type mysqlDialect struct {
+	// collation is the collation of the text columns the migrations
+	// create: a binary one that counts trailing spaces (NO PAD) where the
+	// server has one, so that text compares and sorts by its bytes as on
+	// the other engines.
+	collation string
+	// maxPacket is the server's max_allowed_packet: the largest statement
+	// it accepts.
+	maxPacket int
+	// prefix is Options.TablePrefix, for the tables the dialect names
+	// itself.
+	prefix string
+}
+
+func (mysqlDialect) name() string           { return "mysql" }
+func (mysqlDialect) rebind(q string) string { return q }
+
+// ddl replaces the tokens of the MySQL migrations: ${id}, ${bytes} and
+// ${table}, the options closing every CREATE TABLE.
+func (d mysqlDialect) ddl(q string) string {
+	return strings.NewReplacer(
+		"${id}", "BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY",
+		"${bytes}", "LONGBLOB",
+		"${table}", "ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE="+d.collation,
+	).Replace(q)
+}
+
+// inList writes the list as placeholders, whatever its length: the
+// driver interpolates the arguments into the statement (interpolateParams),
+// so the server's limit on placeholders does not apply.
+func (mysqlDialect) inList(col string, list any) (string, []any) {
+	var args []any
+	switch l := list.(type) {
+	case []int64:
+		args = make([]any, len(l))
+		for i, v := range l {
+			args[i] = v
+		}
+	case []string:
+		args = make([]any, len(l))
+		for i, v := range l {
+			args[i] = v
+		}
+	default:
+		panic(fmt.Sprintf("sqlstore: inList of %T", list))
+	}
+	return col + " IN (?" + strings.Repeat(",?", len(args)-1) + ")", args
+}
+
+// mysqlMaxParams stays under the limit of 65,535 placeholders of a
+// prepared statement, should the driver not interpolate one.
+const mysqlMaxParams = 60000
+
+// insertRows writes multi-row INSERT statements of up to 500 rows, each
+// kept to a quarter of max_allowed_packet (a single larger row goes
+// alone; the server refuses it when it exceeds the packet).
+func (d mysqlDialect) insertRows(ctx context.Context, q querier, table string, cols []column, n int, value func(i, c int) any) error {
+	maxRows := min(500, mysqlMaxParams/len(cols))
+	budget := max(d.maxPacket/4, 64<<10)
+	names := make([]string, len(cols))
+	for c, col := range cols {
+		names[c] = col.name
+	}
+	tuple := "(?" + strings.Repeat(",?", len(cols)-1) + ")"
+	head := "INSERT INTO " + table + " (" + strings.Join(names, ", ") + ") VALUES "
+	var stmt strings.Builder
+	args := make([]any, 0, min(n, maxRows)*len(cols))
+	for start := 0; start < n; {
+		args = args[:0]
+		stmt.Reset()
+		stmt.WriteString(head)
+		size := len(head)
+		i := start
+		for ; i < n && i-start < maxRows; i++ {
+			rowSize := len(tuple) + 1
+			for c := range cols {
+				if s, ok := value(i, c).(string); ok {
+					rowSize += 2*len(s) + 3 // escaped, quoted
+				} else {
+					rowSize += 21
+				}
+			}
+			if i > start && size+rowSize > budget {
+				break
+			}
+			size += rowSize
+			if i > start {
+				stmt.WriteByte(',')
+			}
+			stmt.WriteString(tuple)
+			for c := range cols {
+				args = append(args, value(i, c))
+			}
+		}
+		if _, err := q.ExecContext(ctx, stmt.String(), args...); err != nil {
+			return err
+		}
+		start = i
+	}
+	return nil
+}
+
+// reserveIDs advances the row of table in the id_blocks table by n and
+// returns the n ids before its new value. The row stays locked until the
+// transaction ends, so reservations of one table run one at a time; ids
+// of a transaction that rolls back are handed out again, as none of its
+// rows were kept. A table's first reservation starts after its largest
+// id.
+func (d mysqlDialect) reserveIDs(ctx context.Context, q querier, table string, n int) ([]int64, error) {
+	blocks := d.prefix + "id_blocks"
+	if _, err := q.ExecContext(ctx, "INSERT INTO "+blocks+" (name, last_id) VALUES (?, (SELECT COALESCE(MAX(id), 0) FROM "+table+") + ?)"+
+		" ON DUPLICATE KEY UPDATE last_id = last_id + ?", table, n, n); err != nil {
+		return nil, err
+	}
+	var last int64
+	if err := queryRow(ctx, q, "SELECT last_id FROM "+blocks+" WHERE name = ?", []any{table}, &last); err != nil {
+		return nil, err
+	}
+	ids := make([]int64, n)
+	for i := range ids {
+		ids[i] = last - int64(n) + int64(i) + 1
+	}
+	return ids, nil
+}
+
+// contains compares bytes: the column's binary collation decides.
+func (mysqlDialect) contains(col string) string { return "LOCATE(?, " + col + ") > 0" }
+func (mysqlDialect) forUpdate() string          { return " FOR UPDATE" }
+
+// forShare uses the spelling MariaDB and MySQL both accept.
+func (mysqlDialect) forShare() string { return " LOCK IN SHARE MODE" }
+
+// lockUnit locks the row of key in the unit_locks table, inserting it the
+// first time: InnoDB holds the row lock until the transaction ends (a
+// session lock of GET_LOCK would outlive it).
+func (d mysqlDialect) lockUnit(ctx context.Context, q querier, key int64) error {
+	_, err := q.ExecContext(ctx, "INSERT INTO "+d.prefix+"unit_locks (id) VALUES (?) ON DUPLICATE KEY UPDATE id = id", key)
+	return err
+}
+
+// readOnly: a REPEATABLE READ transaction reads one snapshot, taken at
+// its first read.
+func (mysqlDialect) readOnly() *sql.TxOptions {
+	return &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead}
+}
+
+// writeTx runs the transactions that write at READ COMMITTED, as on
+// PostgreSQL: locking reads see the latest rows, and no gap locks are
+// taken.
+func (mysqlDialect) writeTx() *sql.TxOptions {
+	return &sql.TxOptions{Isolation: sql.LevelReadCommitted}
+}
+
+func mysqlCode(err error) uint16 {
+	var e *mysql.MySQLError
+	if errors.As(err, &e) {
+		return e.Number
+	}
+	return 0
+}
+
+// isConflict: ER_DUP_ENTRY (1062) and ER_DUP_ENTRY_WITH_KEY_NAME (1586).
+func (mysqlDialect) isConflict(err error) bool {
+	c := mysqlCode(err)
+	return c == 1062 || c == 1586
+}
+
+// isRetryable: a deadlock (1213), after which InnoDB has rolled the whole
+// transaction back. A lock wait timeout (1205) is not: it undoes only the
+// statement, and running the transaction again would likely wait as long.
+func (mysqlDialect) isRetryable(err error) bool { return mysqlCode(err) == 1213 }
+
+// upsert with set empty adds nothing: an ON DUPLICATE KEY UPDATE that
+// changes nothing counts its row as affected under CLIENT_FOUND_ROWS,
+// which Open sets, so the caller could not tell it from an insert; and
+// INSERT IGNORE would also let values that do not fit through.
+func (mysqlDialect) upsert(conflict []string, set []string) string {
+	if len(set) == 0 {
+		return ""
+	}
+	parts := make([]string, len(set))
+	for i, c := range set {
+		parts[i] = c + " = VALUES(" + c + ")"
+	}
+	return " ON DUPLICATE KEY UPDATE " + strings.Join(parts, ", ")
+}
+
+// insertID runs an INSERT into a table with an AUTO_INCREMENT id and
+// returns the id of the row.
+func (mysqlDialect) insertID(ctx context.Context, q querier, stmt string, args []any) (int64, error) {
+	res, err := q.ExecContext(ctx, stmt, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.LastInsertId()
+}
