@@ -67,7 +67,7 @@ func Open(ctx context.Context, dbFlag, mediaDir string, info contentgen.Site, lo
 	}
 	if mediaDir == "" {
 		mediaDir = "contentgen-media"
-		if !strings.Contains(dbFlag, "://") {
+		if db.Engine() == "sqlite" {
 			mediaDir = strings.TrimPrefix(dbFlag, "file:") + ".media"
 			mediaDir, _, _ = strings.Cut(mediaDir, "?")
 		}
@@ -125,15 +125,20 @@ func Open(ctx context.Context, dbFlag, mediaDir string, info contentgen.Site, lo
 	return s, nil
 }
 
-// Redact hides the password of a database URL.
+// Redact hides the password of a database URL or MySQL driver DSN.
 func Redact(dsn string) string {
-	scheme, rest, ok := strings.Cut(dsn, "://")
-	if !ok {
+	prefix, rest, ok := strings.Cut(dsn, "://")
+	if ok {
+		prefix += "://"
+	} else {
+		prefix, rest = "", dsn
+	}
+	// The credentials end at the last "@" (URLs, and the MySQL driver's
+	// user:password@tcp(host)/db form); a password follows the first ":".
+	at := strings.LastIndex(rest, "@")
+	if at < 0 || !strings.Contains(rest[:at], ":") {
 		return dsn
 	}
-	if at := strings.LastIndex(rest, "@"); at >= 0 {
-		user, _, _ := strings.Cut(rest[:at], ":")
-		return scheme + "://" + user + "@" + rest[at+1:]
-	}
-	return dsn
+	user, _, _ := strings.Cut(rest[:at], ":")
+	return prefix + user + "@" + rest[at+1:]
 }
