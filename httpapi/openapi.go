@@ -23,7 +23,10 @@ func OpenAPI() []byte { return slices.Clone(openAPIDocument) }
 
 // openAPI answers GET /openapi.json.
 func (a *API) openAPI(w http.ResponseWriter, _ *http.Request) error {
-	// writeRaw ends the answer with its own newline.
-	writeRaw(w, http.StatusOK, bytes.TrimSuffix(openAPIDocument, []byte("\n")))
+	// writeRaw appends its newline to the slice it is given: hand it a
+	// full-capacity slice, so that the append copies rather than writing
+	// into the shared document.
+	doc := bytes.TrimSuffix(openAPIDocument, []byte("\n"))
+	writeRaw(w, http.StatusOK, doc[:len(doc):len(doc)])
 	return nil
 }
