@@ -172,6 +172,19 @@ func TestLoginHandsThePageItsNonce(t *testing.T) {
 	status, _ = s.apiStatus(t, c, "/settings", "forged")
 	require.Equal(t, http.StatusUnauthorized, status)
 
+	// The nonce of one session fails on another session of the same user.
+	other := s.client(t)
+	resp, _ = s.logIn(t, other, "admin", s.adminPW)
+	require.Equal(t, http.StatusSeeOther, resp.StatusCode)
+	otherNonce := s.page(t, other)
+	require.NotEqual(t, nonce, otherNonce)
+	status, _ = s.apiStatus(t, other, "/settings", nonce)
+	require.Equal(t, http.StatusUnauthorized, status, "a nonce from one session fails on another")
+	status, _ = s.apiStatus(t, c, "/settings", otherNonce)
+	require.Equal(t, http.StatusUnauthorized, status)
+	status, _ = s.apiStatus(t, other, "/settings", otherNonce)
+	require.Equal(t, http.StatusOK, status)
+
 	// A logged-in user who opens the login form goes to the page.
 	resp, _ = get(t, c, s.srv.URL+adminPath+"login")
 	require.Equal(t, http.StatusSeeOther, resp.StatusCode)

@@ -37,7 +37,12 @@ func TestBrowser(t *testing.T) {
 		t.Skip("the browser test needs Chromium: set " + envChromium + "=/usr/bin/chromium")
 	}
 	s := newSite(t, 0)
+	// Screenshots go to the test's artifact directory (kept with
+	// go test -artifacts -outputdir DIR) or to envScreenshots.
 	shots := os.Getenv(envScreenshots)
+	if shots == "" {
+		shots = t.ArtifactDir()
+	}
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(bin),
@@ -138,12 +143,12 @@ func TestBrowser(t *testing.T) {
 		chromedp.WaitVisible(css(`#stat-total`)),
 	)
 
-	// Generate three posts with comments through the streaming form and
-	// watch the progress reach 100%.
+	// Generate twenty posts with local images and comments through the
+	// streaming form and watch the progress reach 100%.
 	step("generate",
 		chromedp.Click(css(`#nav a[data-section="generate"]`)),
 		chromedp.WaitVisible(css(`#gen-posts-form`)),
-		chromedp.SetValue(css(`#gen-posts-form [name="count"]`), "3"),
+		chromedp.SetValue(css(`#gen-posts-form [name="count"]`), "20"),
 		chromedp.SetValue(css(`#gen-posts-form [name="image_provider"]`), "provider_local"),
 		chromedp.SetValue(css(`#gen-posts-form [name="image_width"]`), "400"),
 		chromedp.SetValue(css(`#gen-posts-form [name="image_height"]`), "300"),
@@ -169,7 +174,7 @@ func TestBrowser(t *testing.T) {
 			generated = append(generated, p)
 		}
 	}
-	require.Len(t, generated, 3)
+	require.Len(t, generated, 20)
 
 	// Open a generated post as a reader would see it.
 	want := generated[0]
@@ -188,6 +193,27 @@ func TestBrowser(t *testing.T) {
 	require.Equal(t, want.Title, text(`#post-title`))
 	require.Equal(t, len(comments), count(`#post-comments .comment`), "every comment is shown, replies under what they answer")
 	require.Zero(t, count(`#post-content script, #post-content [onerror], #post-content iframe`))
+
+	// A post whose stored body tries to run script shows as text and
+	// markup only: nothing of it runs in the page.
+	hostile, err := s.host.CreatePosts(t.Context(), []contentgen.Post{{
+		Type: "post", Status: contentgen.StatusPublish, Title: "Hostile body",
+		Content: `<p>Before</p><script>window.__pwned = "script"</script>` +
+			`<img src="x" onerror="window.__pwned = 'onerror'"><a href="javascript:window.__pwned='link'" id="js-link">link</a>` +
+			`<iframe srcdoc="<script>parent.__pwned='iframe'</script>"></iframe><svg><script>window.__pwned='svg'</script></svg>` +
+			`<p style="background:url(javascript:alert(1))" onclick="window.__pwned='click'" id="clickme">After</p>`,
+	}})
+	require.NoError(t, err)
+	step("hostile post",
+		chromedp.Navigate(page+"#/post/"+strconv.FormatInt(hostile[0], 10)),
+		chromedp.WaitVisible(css(`#post-title`)),
+		poll(`document.querySelector('#post-content').textContent.includes('After')`),
+		chromedp.Evaluate[chromedp.Void](`document.querySelectorAll('#post-content a, #post-content p').forEach((e) => e.click())`),
+	)
+	pwned, err := chromedp.Run(ctx, chromedp.Evaluate[string](`String(window.__pwned)`))
+	require.NoError(t, err)
+	require.Equal(t, "undefined", pwned, "no script of a stored body runs in the admin page")
+	require.Zero(t, count(`#post-content script, #post-content [onerror], #post-content [onclick], #post-content iframe, #post-content [style], #post-content a[href^="javascript:"]`))
 
 	// Delete one history entry, without its content.
 	step("history",
@@ -218,7 +244,9 @@ func TestBrowser(t *testing.T) {
 	require.Equal(t, before-1, after)
 	require.Equal(t, itemsBefore, s.countKind(t, kind), "the entry went, its content stays")
 
-	// Cancel a long run: the page aborts the stream and the server stops.
+	// Cancel a run while its images are held: the page aborts the
+	// stream and the server stops.
+	s.images.hold()
 	step("cancel",
 		chromedp.Navigate(page+"#/generate/posts"),
 		chromedp.WaitVisible(css(`#gen-posts-form`)),
@@ -226,6 +254,11 @@ func TestBrowser(t *testing.T) {
 		chromedp.SetValue(css(`#gen-posts-form [name="image_provider"]`), "provider_local"),
 		chromedp.Click(css(`#gen-submit`)),
 		poll(`document.querySelectorAll('#gen-log li').length > 0`),
+		shot("generate-midrun"),
+		chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile),
+		poll(`!document.getElementById('gen-cancel').hidden`),
+		shot("phone-generate-midrun"),
+		chromedp.EmulateViewport(1280, 900),
 		chromedp.Click(css(`#gen-cancel`)),
 		poll(`!!document.querySelector('#gen-log li.warn') && !document.querySelector('#gen-submit').disabled`),
 	)
@@ -239,9 +272,29 @@ func TestBrowser(t *testing.T) {
 			t.Fatal("the server did not stop the cancelled run")
 		}
 	}
+	s.images.release()
 	_, total, err := s.gen.History(t.Context(), contentgen.HistoryQuery{Kind: contentgen.KindPost})
 	require.NoError(t, err)
-	require.Less(t, total, 3+500, "the run stopped before its end")
+	require.Less(t, total, 20+500, "the run stopped before its end")
+
+	// Delete everything generated from the history view, after a
+	// confirmation: the site is back to its hand-made content.
+	step("cleanup all",
+		chromedp.Navigate(page+"#/history"),
+		chromedp.WaitVisible(css(`#cleanup-all`)),
+		chromedp.Click(css(`#cleanup-all`)),
+		chromedp.WaitVisible(css(`#confirm-ok`)),
+		chromedp.Click(css(`#confirm-ok`)),
+		poll(`!document.querySelector('#cleanup-all').disabled && !document.querySelector('#history-table tbody tr[data-id]')`),
+	)
+	_, total, err = s.gen.History(t.Context(), contentgen.HistoryQuery{})
+	require.NoError(t, err)
+	require.Zero(t, total, "cleanup leaves no history")
+	posts, err = s.host.Posts(t.Context(), contentgen.PostQuery{})
+	require.NoError(t, err)
+	for _, p := range posts {
+		require.False(t, p.Meta.Generated(), "cleanup leaves no generated post")
+	}
 
 	// Generate terms and users through their forms.
 	step("terms and users",
@@ -309,10 +362,13 @@ func TestBrowser(t *testing.T) {
 	}
 
 	// Phone width: the menu folds away behind a button.
-	if shots != "" {
+	phonePost, err := s.host.Posts(t.Context(), contentgen.PostQuery{Limit: 1})
+	require.NoError(t, err)
+	require.NotEmpty(t, phonePost)
+	{
 		step("phone",
 			chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile),
-			chromedp.Navigate(page+"#/post/"+strconv.FormatInt(want.ID, 10)),
+			chromedp.Navigate(page+"#/post/"+strconv.FormatInt(phonePost[0].ID, 10)),
 			chromedp.WaitVisible(css(`#post-title`)),
 			shot("phone-post"),
 			chromedp.Navigate(page+"#/"),

@@ -59,6 +59,50 @@ type site struct {
 	adminPW, editorPW string
 	// logs receives the messages the API logs.
 	logs chan string
+	// images is the site's image provider, which a test can hold.
+	images *gatedImages
+}
+
+// gatedImages is an image provider whose images wait, while it is held,
+// until it is released or their run ends: a run in progress stays in
+// progress for as long as a test needs it.
+type gatedImages struct {
+	providers.ImageProvider
+	mu   sync.Mutex
+	gate chan struct{} // nil when not held
+}
+
+// hold makes the images asked for from now on wait.
+func (g *gatedImages) hold() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.gate == nil {
+		g.gate = make(chan struct{})
+	}
+}
+
+// release lets the waiting images and all later ones through.
+func (g *gatedImages) release() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.gate != nil {
+		close(g.gate)
+		g.gate = nil
+	}
+}
+
+func (g *gatedImages) Image(ctx context.Context, req providers.ImageRequest) (*providers.Image, error) {
+	g.mu.Lock()
+	gate := g.gate
+	g.mu.Unlock()
+	if gate != nil {
+		select {
+		case <-gate:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return g.ImageProvider.Image(ctx, req)
 }
 
 // chanHandler is a slog.Handler that sends each message to a channel,
@@ -87,8 +131,9 @@ func newSite(t *testing.T, idle time.Duration) *site {
 	require.NoError(t, err)
 	_, err = host.CreateUsers(ctx, []contentgen.User{{Login: "editor1", Email: "editor1@example.com", DisplayName: "Editor", Roles: []string{"editor"}}})
 	require.NoError(t, err)
-	img, err := local.New(nil)
+	local, err := local.New(nil)
 	require.NoError(t, err)
+	img := &gatedImages{ImageProvider: local}
 	seed := int64(11)
 	gen, err := contentgen.New(host, history.NewMemStore(nil), &contentgen.Config{Seed: &seed, ImageProviders: []providers.ImageProvider{img}})
 	require.NoError(t, err)
@@ -124,7 +169,7 @@ func newSite(t *testing.T, idle time.Duration) *site {
 	srv.Listener = ln
 	srv.Start()
 	t.Cleanup(srv.Close)
-	return &site{srv: srv, mux: mux, host: host, gen: gen, sessions: sessions, clock: clk, adminPW: adminPW, editorPW: editorPW, logs: logs}
+	return &site{srv: srv, mux: mux, host: host, gen: gen, sessions: sessions, clock: clk, adminPW: adminPW, editorPW: editorPW, logs: logs, images: img}
 }
 
 // client returns an HTTP client with a cookie jar that does not follow
