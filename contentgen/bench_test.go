@@ -149,3 +149,33 @@ func BenchmarkGeneratePosts100LocalImages(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGeneratePosts500LocalImages is the whole job of a large batch:
+// 500 posts, each with a 1200x800 featured image drawn by provider_local
+// and its thumbnail and medium renditions, into a fresh memhost demo site
+// per iteration.
+func BenchmarkGeneratePosts500LocalImages(b *testing.B) {
+	ctx := context.Background()
+	seed := int64(1)
+	prov, err := local.New(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		host, err := memhost.NewDemo(nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		gen, err := contentgen.New(host, history.NewMemStore(nil), &contentgen.Config{Seed: &seed, ImageProviders: []providers.ImageProvider{prov}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		res, err := gen.GeneratePosts(ctx, contentgen.PostsRequest{Count: new(500), ImageProvider: providers.Local})
+		if err != nil || res.WithFeaturedImage != 500 {
+			b.Fatal(res, err)
+		}
+	}
+}
