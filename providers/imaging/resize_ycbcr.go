@@ -1,0 +1,112 @@
+package imaging
+
+import "image"
+
+// chromaDivisors returns how many pixels share a chroma sample
+// horizontally and vertically under ratio, and false for a ratio this
+// package does not know.
+func chromaDivisors(ratio image.YCbCrSubsampleRatio) (dx, dy int, ok bool) {
+	switch ratio {
+	case image.YCbCrSubsampleRatio444:
+		return 1, 1, true
+	case image.YCbCrSubsampleRatio422:
+		return 2, 1, true
+	case image.YCbCrSubsampleRatio420:
+		return 2, 2, true
+	case image.YCbCrSubsampleRatio440:
+		return 1, 2, true
+	case image.YCbCrSubsampleRatio411:
+		return 4, 1, true
+	case image.YCbCrSubsampleRatio410:
+		return 4, 2, true
+	}
+	return 0, 0, false
+}
+
+// planeScalable tells whether resizeYCbCr can scale m: its origin is
+// (0, 0) and its subsample ratio is known.
+func planeScalable(m *image.YCbCr) bool {
+	_, _, ok := chromaDivisors(m.SubsampleRatio)
+	return ok && m.Rect.Min == (image.Point{}) && !m.Rect.Empty()
+}
+
+// resizeYCbCr scales the part r of src (which must be planeScalable) to a
+// w x h image with 4:2:0 subsampling, the layout EncodeJPEG writes
+// fastest, in buf (grown when short). Each plane is scaled on its own,
+// with no conversion to RGB: an area average is linear, so averaging Y, Cb
+// and Cr gives the colours that averaging R, G and B would.
+func resizeYCbCr(src *image.YCbCr, r image.Rectangle, w, h int, buf *[]uint8) *image.YCbCr {
+	r = r.Intersect(src.Rect)
+	if w <= 0 || h <= 0 || r.Empty() {
+		return nil
+	}
+	cw, ch := (w+1)/2, (h+1)/2
+	n := w*h + 2*cw*ch
+	if cap(*buf) < n {
+		*buf = make([]uint8, n)
+	}
+	pix := (*buf)[:n]
+	dst := &image.YCbCr{
+		Y:              pix[: w*h : w*h],
+		Cb:             pix[w*h : w*h+cw*ch : w*h+cw*ch],
+		Cr:             pix[w*h+cw*ch:],
+		YStride:        w,
+		CStride:        cw,
+		SubsampleRatio: image.YCbCrSubsampleRatio420,
+		Rect:           image.Rect(0, 0, w, h),
+	}
+	resizePlane(dst.Y, dst.YStride, w, h, src.Y, src.YStride, r, newKernel(r.Dx(), w), newKernel(r.Dy(), h))
+	dx, dy, _ := chromaDivisors(src.SubsampleRatio)
+	cr := image.Rect(r.Min.X/dx, r.Min.Y/dy, (r.Max.X+dx-1)/dx, (r.Max.Y+dy-1)/dy)
+	kx, ky := newKernel(cr.Dx(), cw), newKernel(cr.Dy(), ch)
+	resizePlane(dst.Cb, dst.CStride, cw, ch, src.Cb, src.CStride, cr, kx, ky)
+	resizePlane(dst.Cr, dst.CStride, cw, ch, src.Cr, src.CStride, cr, kx, ky)
+	return dst
+}
+
+// resizePlane scales the part r of a plane of samples to w x h samples of
+// dst, in two separable passes like resizeRect, with the kernels kx (from
+// r.Dx() to w) and ky (from r.Dy() to h).
+func resizePlane(dst []uint8, dstStride, w, h int, src []uint8, srcStride int, r image.Rectangle, kx, ky kernel) {
+	sw, sh := r.Dx(), r.Dy()
+	if sw == w && sh == h {
+		for y := range h {
+			i := (r.Min.Y+y)*srcStride + r.Min.X
+			copy(dst[y*dstStride:y*dstStride+w], src[i:i+w])
+		}
+		return
+	}
+	tmpBuf := getScratch(&resizeScratch, w*sh)
+	defer putScratch(&resizeScratch, tmpBuf)
+	tmp := *tmpBuf
+	for y := range sh {
+		row := src[(r.Min.Y+y)*srcStride+r.Min.X:]
+		out := tmp[y*w : (y+1)*w]
+		for x := range out {
+			var acc int32
+			p := row[kx.start[x]:]
+			ws := kx.w[kx.off[x] : kx.off[x]+kx.n[x]]
+			p = p[:len(ws)]
+			for j, wt := range ws {
+				acc += int32(p[j]) * wt
+			}
+			out[x] = clamp8(acc)
+		}
+	}
+	acc := make([]int32, w)
+	for y := range h {
+		clear(acc)
+		ws := ky.w[ky.off[y] : ky.off[y]+ky.n[y]]
+		for j, wt := range ws {
+			in := tmp[(ky.start[y]+j)*w : (ky.start[y]+j+1)*w]
+			in = in[:len(acc)]
+			for i, v := range in {
+				acc[i] += int32(v) * wt
+			}
+		}
+		out := dst[y*dstStride : y*dstStride+w]
+		for i, a := range acc {
+			out[i] = clamp8(a)
+		}
+	}
+}
