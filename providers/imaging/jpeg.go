@@ -2,6 +2,7 @@ package imaging
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"image"
@@ -180,8 +181,8 @@ func parseTables(data []byte) (*jpegTables, error) {
 
 // zigzag[k] is the index in natural (row-major) order of the k-th
 // coefficient in zig-zag order.
-var zigzag = func() [64]int {
-	var z [64]int
+var zigzag = func() [64]uint8 {
+	var z [64]uint8
 	k := 0
 	for s := 0; s < 15; s++ { // anti-diagonals x+y = s
 		for i := 0; i <= s; i++ {
@@ -190,12 +191,24 @@ var zigzag = func() [64]int {
 				x, y = s-i, i
 			}
 			if x < 8 && y < 8 {
-				z[k] = y*8 + x
+				z[k] = uint8(y*8 + x)
 				k++
 			}
 		}
 	}
 	return z
+}()
+
+// columnZigzag[r] is the zig-zag index of the coefficient in row r of the
+// first column.
+var columnZigzag = func() [8]uint8 {
+	var c [8]uint8
+	for k, n := range zigzag {
+		if n%8 == 0 {
+			c[n/8] = uint8(k)
+		}
+	}
+	return c
 }()
 
 // aanScale are the scale factors the AAN forward DCT leaves on its
@@ -239,7 +252,7 @@ func (e *jpegEncoder) init(t *jpegTables, quality int) {
 		for k, x := range t.quant[i] {
 			q := min(max((int(x)*scale+50)/100, 1), 255)
 			e.quant[i][k] = uint8(q)
-			n := zigzag[k]
+			n := int(zigzag[k])
 			e.recip[i][k] = float32(1 / (float64(q) * aanScale[n%8] * aanScale[n/8] * 8))
 		}
 	}
@@ -271,13 +284,13 @@ func (e *jpegEncoder) scan420(m *image.YCbCr) {
 	for my := 0; my < h; my += 16 {
 		for mx := 0; mx < w; mx += 16 {
 			for i := range 4 {
-				loadBlock(&e.blk, m.Y, m.YStride, w, h, mx+(i&1)*8, my+(i>>1)*8)
-				dcY = e.block(0, dcY)
+				k := e.transform(m.Y, m.YStride, w, h, mx+(i&1)*8, my+(i>>1)*8)
+				dcY = e.block(0, k, dcY)
 			}
-			loadBlock(&e.blk, m.Cb, m.CStride, cw, ch, mx/2, my/2)
-			dcCb = e.block(1, dcCb)
-			loadBlock(&e.blk, m.Cr, m.CStride, cw, ch, mx/2, my/2)
-			dcCr = e.block(1, dcCr)
+			k := e.transform(m.Cb, m.CStride, cw, ch, mx/2, my/2)
+			dcCb = e.block(1, k, dcCb)
+			k = e.transform(m.Cr, m.CStride, cw, ch, mx/2, my/2)
+			dcCr = e.block(1, k, dcCr)
 		}
 	}
 	// Pad the last byte with one bits.
@@ -290,97 +303,161 @@ func (e *jpegEncoder) scan420(m *image.YCbCr) {
 	}
 }
 
-// loadBlock reads the 8x8 block at (x0, y0) of a w x h plane, level
-// shifted to -128..127; samples past the plane's edge repeat its last
-// column and row.
-func loadBlock(b *[64]float32, pix []uint8, stride, w, h, x0, y0 int) {
-	if x0+8 <= w && y0+8 <= h {
-		for r := range 8 {
-			row := pix[(y0+r)*stride+x0:]
-			row = row[:8:8]
-			d := b[r*8 : r*8+8 : r*8+8]
-			for c, v := range row {
-				d[c] = float32(int(v) - 128)
-			}
-		}
-		return
-	}
-	for r := range 8 {
-		row := pix[min(y0+r, h-1)*stride:]
-		for c := range 8 {
-			b[r*8+c] = float32(int(row[min(x0+c, w-1)]) - 128)
-		}
-	}
-}
+// Kinds of block, by what their coefficients can be.
+const (
+	blockFull   = iota
+	blockColumn // every row is one value: only the first column of coefficients is not zero
+	blockFlat   // one value: only the DC coefficient is not zero
+)
 
-// fdct is the forward DCT of Arai, Agui and Nakajima on a block, rows then
-// columns, in place; each output still carries the factor aanScale[u] *
-// aanScale[v] * 8, which the quantisation divides out.
-func fdct(b *[64]float32) {
-	const (
-		c4   = 0.707106781 // cos(4π/16)
-		c6s  = 0.382683433 // cos(6π/16)
-		c2c6 = 0.541196100 // cos(2π/16) - cos(6π/16)
-		c2p6 = 1.306562965 // cos(2π/16) + cos(6π/16)
-	)
-	for i := 0; i < 64; i += 8 {
-		d := b[i : i+8 : i+8]
-		t0, t7 := d[0]+d[7], d[0]-d[7]
-		t1, t6 := d[1]+d[6], d[1]-d[6]
-		t2, t5 := d[2]+d[5], d[2]-d[5]
-		t3, t4 := d[3]+d[4], d[3]-d[4]
-		// Even part.
-		t10, t13 := t0+t3, t0-t3
-		t11, t12 := t1+t2, t1-t2
-		d[0], d[4] = t10+t11, t10-t11
-		z1 := (t12 + t13) * c4
-		d[2], d[6] = t13+z1, t13-z1
-		// Odd part.
-		t10, t11, t12 = t4+t5, t5+t6, t6+t7
-		z5 := (t10 - t12) * c6s
-		z2 := c2c6*t10 + z5
-		z4 := c2p6*t12 + z5
-		z3 := t11 * c4
-		z11, z13 := t7+z3, t7-z3
-		d[5], d[3] = z13+z2, z13-z2
-		d[1], d[7] = z11+z4, z11-z4
+// transform reads the 8x8 block at (x0, y0) of a w x h plane into e.blk,
+// level shifted to -128..127 (samples past the plane's edge repeat its
+// last column and row), applies the forward DCT and returns the kind of
+// block. Flat and column blocks, common in drawn images, take a fraction
+// of the work and give the same coefficients as the full transform.
+func (e *jpegEncoder) transform(pix []uint8, stride, w, h, x0, y0 int) int {
+	var rows [8]uint64
+	if x0+8 <= w && y0+8 <= h {
+		for r := range rows {
+			rows[r] = binary.LittleEndian.Uint64(pix[(y0+r)*stride+x0:])
+		}
+	} else {
+		for r := range rows {
+			row := pix[min(y0+r, h-1)*stride:]
+			var v uint64
+			for c := range 8 {
+				v |= uint64(row[min(x0+c, w-1)]) << (8 * c)
+			}
+			rows[r] = v
+		}
+	}
+	b := &e.blk
+	const ones = 0x0101010101010101
+	column := true
+	for _, v := range rows {
+		if v != (v&0xff)*ones {
+			column = false
+			break
+		}
+	}
+	if column {
+		clear(b[:])
+		if rows == [8]uint64{rows[0], rows[0], rows[0], rows[0], rows[0], rows[0], rows[0], rows[0]} {
+			b[0] = float32(64 * (int(rows[0]&0xff) - 128))
+			return blockFlat
+		}
+		for r, v := range rows {
+			// The row pass of a constant row leaves 8 times its value in
+			// the first column and zeros elsewhere.
+			b[r*8] = float32(8 * (int(v&0xff) - 128))
+		}
+		fdctColumn(b, 0)
+		return blockColumn
+	}
+	for r, v := range rows {
+		fdctRow(b[r*8:r*8+8:r*8+8], v)
 	}
 	for i := range 8 {
-		t0, t7 := b[i]+b[56+i], b[i]-b[56+i]
-		t1, t6 := b[8+i]+b[48+i], b[8+i]-b[48+i]
-		t2, t5 := b[16+i]+b[40+i], b[16+i]-b[40+i]
-		t3, t4 := b[24+i]+b[32+i], b[24+i]-b[32+i]
-		t10, t13 := t0+t3, t0-t3
-		t11, t12 := t1+t2, t1-t2
-		b[i], b[32+i] = t10+t11, t10-t11
-		z1 := (t12 + t13) * c4
-		b[16+i], b[48+i] = t13+z1, t13-z1
-		t10, t11, t12 = t4+t5, t5+t6, t6+t7
-		z5 := (t10 - t12) * c6s
-		z2 := c2c6*t10 + z5
-		z4 := c2p6*t12 + z5
-		z3 := t11 * c4
-		z11, z13 := t7+z3, t7-z3
-		b[40+i], b[24+i] = z13+z2, z13-z2
-		b[8+i], b[56+i] = z11+z4, z11-z4
+		fdctColumn(b, i)
 	}
+	return blockFull
 }
 
-// block transforms, quantises and entropy-codes e.blk with the tables of
-// component class c (0 luma, 1 chroma), and returns its DC value, the
-// predictor of the next block of the component.
-func (e *jpegEncoder) block(c int, prevDC int32) int32 {
-	fdct(&e.blk)
+// The forward DCT is the one of Arai, Agui and Nakajima, rows then
+// columns; each output still carries the factor aanScale[u] * aanScale[v]
+// * 8, which the quantisation divides out.
+const (
+	c4   = 0.707106781 // cos(4π/16)
+	c6s  = 0.382683433 // cos(6π/16)
+	c2c6 = 0.541196100 // cos(2π/16) - cos(6π/16)
+	c2p6 = 1.306562965 // cos(2π/16) + cos(6π/16)
+)
+
+// fdctRow transforms the eight samples packed in v (the first in the low
+// byte) into d.
+func fdctRow(d []float32, v uint64) {
+	s0 := float32(int(v&0xff) - 128)
+	s1 := float32(int(v>>8&0xff) - 128)
+	s2 := float32(int(v>>16&0xff) - 128)
+	s3 := float32(int(v>>24&0xff) - 128)
+	s4 := float32(int(v>>32&0xff) - 128)
+	s5 := float32(int(v>>40&0xff) - 128)
+	s6 := float32(int(v>>48&0xff) - 128)
+	s7 := float32(int(v>>56) - 128)
+	t0, t7 := s0+s7, s0-s7
+	t1, t6 := s1+s6, s1-s6
+	t2, t5 := s2+s5, s2-s5
+	t3, t4 := s3+s4, s3-s4
+	// Even part.
+	t10, t13 := t0+t3, t0-t3
+	t11, t12 := t1+t2, t1-t2
+	d[0], d[4] = t10+t11, t10-t11
+	z1 := (t12 + t13) * c4
+	d[2], d[6] = t13+z1, t13-z1
+	// Odd part.
+	t10, t11, t12 = t4+t5, t5+t6, t6+t7
+	z5 := (t10 - t12) * c6s
+	z2 := c2c6*t10 + z5
+	z4 := c2p6*t12 + z5
+	z3 := t11 * c4
+	z11, z13 := t7+z3, t7-z3
+	d[5], d[3] = z13+z2, z13-z2
+	d[1], d[7] = z11+z4, z11-z4
+}
+
+// fdctColumn transforms column i of b in place.
+func fdctColumn(b *[64]float32, i int) {
+	i &= 7
+	t0, t7 := b[i]+b[56+i], b[i]-b[56+i]
+	t1, t6 := b[8+i]+b[48+i], b[8+i]-b[48+i]
+	t2, t5 := b[16+i]+b[40+i], b[16+i]-b[40+i]
+	t3, t4 := b[24+i]+b[32+i], b[24+i]-b[32+i]
+	t10, t13 := t0+t3, t0-t3
+	t11, t12 := t1+t2, t1-t2
+	b[i], b[32+i] = t10+t11, t10-t11
+	z1 := (t12 + t13) * c4
+	b[16+i], b[48+i] = t13+z1, t13-z1
+	t10, t11, t12 = t4+t5, t5+t6, t6+t7
+	z5 := (t10 - t12) * c6s
+	z2 := c2c6*t10 + z5
+	z4 := c2p6*t12 + z5
+	z3 := t11 * c4
+	z11, z13 := t7+z3, t7-z3
+	b[40+i], b[24+i] = z13+z2, z13-z2
+	b[8+i], b[56+i] = z11+z4, z11-z4
+}
+
+// quantise rounds x * recip to the nearest integer; the offset keeps the
+// value positive for the truncating conversion.
+func quantise(x, recip float32) int32 { return int32(x*recip+16384.5) - 16384 }
+
+// block quantises and entropy-codes e.blk, a block of the given kind,
+// with the tables of component class c (0 luma, 1 chroma), and returns
+// its DC value, the predictor of the next block of the component.
+func (e *jpegEncoder) block(c, kind int, prevDC int32) int32 {
 	recip := &e.recip[c]
 	coef := &e.coef
 	last := 0
-	for k := range 64 {
-		// Round to nearest: the offset keeps the value positive for the
-		// truncating conversion.
-		v := int32(e.blk[zigzag[k]]*recip[k]+16384.5) - 16384
-		coef[k] = v
-		if v != 0 {
-			last = k
+	switch kind {
+	case blockFlat:
+		coef[0] = quantise(e.blk[0], recip[0])
+	case blockColumn:
+		clear(coef[:])
+		for r := range 8 {
+			k := columnZigzag[r]
+			if v := quantise(e.blk[r*8], recip[k]); v != 0 {
+				coef[k] = v
+				last = max(last, int(k))
+			}
+		}
+		coef[0] = quantise(e.blk[0], recip[0])
+	default:
+		for k := range 64 {
+			v := quantise(e.blk[zigzag[k]&63], recip[k])
+			coef[k] = v
+			if v != 0 {
+				last = k
+			}
 		}
 	}
 	dc, ac := &e.t.dc[c], &e.t.ac[c]
