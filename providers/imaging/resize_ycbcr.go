@@ -76,6 +76,10 @@ func resizePlane(dst []uint8, dstStride, w, h int, src []uint8, srcStride int, r
 		}
 		return
 	}
+	if sw%w == 0 && sh%h == 0 {
+		boxPlane(dst, dstStride, w, h, src, srcStride, r, sw/w, sh/h)
+		return
+	}
 	tmpBuf := getScratch(&resizeScratch, w*sh)
 	defer putScratch(&resizeScratch, tmpBuf)
 	tmp := *tmpBuf
@@ -107,6 +111,42 @@ func resizePlane(dst []uint8, dstStride, w, h int, src []uint8, srcStride int, r
 		out := dst[y*dstStride : y*dstStride+w]
 		for i, a := range acc {
 			out[i] = clamp8(a)
+		}
+	}
+}
+
+// boxPlane is resizePlane for a whole shrinking factor in each direction
+// (fx by fy source samples make one): the area average is then a plain
+// mean, summed in one pass over the source.
+func boxPlane(dst []uint8, dstStride, w, h int, src []uint8, srcStride int, r image.Rectangle, fx, fy int) {
+	n := uint32(fx * fy)
+	// Dividing by n is multiplying by recip and shifting, with rounding.
+	const shift = 24
+	recip := (1<<shift + n - 1) / n
+	acc := make([]uint32, w)
+	for y := range h {
+		clear(acc)
+		for j := range fy {
+			row := src[(r.Min.Y+y*fy+j)*srcStride+r.Min.X:]
+			row = row[:w*fx]
+			if fx == 4 {
+				for x := range acc {
+					p := row[4*x : 4*x+4 : 4*x+4]
+					acc[x] += uint32(p[0]) + uint32(p[1]) + uint32(p[2]) + uint32(p[3])
+				}
+				continue
+			}
+			for x := range acc {
+				var s uint32
+				for _, v := range row[x*fx : x*fx+fx] {
+					s += uint32(v)
+				}
+				acc[x] += s
+			}
+		}
+		out := dst[y*dstStride : y*dstStride+w]
+		for x, a := range acc {
+			out[x] = uint8((uint64(a)*uint64(recip) + 1<<(shift-1)) >> shift)
 		}
 	}
 }
