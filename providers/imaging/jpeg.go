@@ -342,7 +342,8 @@ func (e *jpegEncoder) transform(pix []uint8, stride, w, h, x0, y0 int) int {
 	}
 	if column {
 		clear(b[:])
-		if rows == [8]uint64{rows[0], rows[0], rows[0], rows[0], rows[0], rows[0], rows[0], rows[0]} {
+		if rows[0] == rows[1] && rows[0] == rows[2] && rows[0] == rows[3] &&
+			rows[0] == rows[4] && rows[0] == rows[5] && rows[0] == rows[6] && rows[0] == rows[7] {
 			b[0] = float32(64 * (int(rows[0]&0xff) - 128))
 			return blockFlat
 		}

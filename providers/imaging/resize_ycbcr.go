@@ -55,18 +55,48 @@ func resizeYCbCr(src *image.YCbCr, r image.Rectangle, w, h int, buf *[]uint8) *i
 		SubsampleRatio: image.YCbCrSubsampleRatio420,
 		Rect:           image.Rect(0, 0, w, h),
 	}
-	resizePlane(dst.Y, dst.YStride, w, h, src.Y, src.YStride, r, newKernel(r.Dx(), w), newKernel(r.Dy(), h))
+	luma := newPlaneScale(r, w, h)
+	luma.apply(dst.Y, dst.YStride, src.Y, src.YStride)
 	dx, dy, _ := chromaDivisors(src.SubsampleRatio)
-	cr := image.Rect(r.Min.X/dx, r.Min.Y/dy, (r.Max.X+dx-1)/dx, (r.Max.Y+dy-1)/dy)
-	kx, ky := newKernel(cr.Dx(), cw), newKernel(cr.Dy(), ch)
-	resizePlane(dst.Cb, dst.CStride, cw, ch, src.Cb, src.CStride, cr, kx, ky)
-	resizePlane(dst.Cr, dst.CStride, cw, ch, src.Cr, src.CStride, cr, kx, ky)
+	chroma := newPlaneScale(image.Rect(r.Min.X/dx, r.Min.Y/dy, (r.Max.X+dx-1)/dx, (r.Max.Y+dy-1)/dy), cw, ch)
+	chroma.apply(dst.Cb, dst.CStride, src.Cb, src.CStride)
+	chroma.apply(dst.Cr, dst.CStride, src.Cr, src.CStride)
 	return dst
+}
+
+// planeScale scales the part r of a plane to w x h samples: by a plain
+// mean over fx by fy samples when both factors are whole (boxPlane),
+// otherwise with the filters kx and ky (resizePlane).
+type planeScale struct {
+	r      image.Rectangle
+	w, h   int
+	fx, fy int
+	kx, ky kernel
+}
+
+func newPlaneScale(r image.Rectangle, w, h int) planeScale {
+	s := planeScale{r: r, w: w, h: h}
+	switch sw, sh := r.Dx(), r.Dy(); {
+	case sw == w && sh == h:
+	case sw%w == 0 && sh%h == 0:
+		s.fx, s.fy = sw/w, sh/h
+	default:
+		s.kx, s.ky = newKernel(sw, w), newKernel(sh, h)
+	}
+	return s
+}
+
+func (s *planeScale) apply(dst []uint8, dstStride int, src []uint8, srcStride int) {
+	if s.fx > 0 {
+		boxPlane(dst, dstStride, s.w, s.h, src, srcStride, s.r, s.fx, s.fy)
+		return
+	}
+	resizePlane(dst, dstStride, s.w, s.h, src, srcStride, s.r, s.kx, s.ky)
 }
 
 // resizePlane scales the part r of a plane of samples to w x h samples of
 // dst, in two separable passes like resizeRect, with the kernels kx (from
-// r.Dx() to w) and ky (from r.Dy() to h).
+// r.Dx() to w) and ky (from r.Dy() to h); the same size is a copy.
 func resizePlane(dst []uint8, dstStride, w, h int, src []uint8, srcStride int, r image.Rectangle, kx, ky kernel) {
 	sw, sh := r.Dx(), r.Dy()
 	if sw == w && sh == h {
@@ -74,10 +104,6 @@ func resizePlane(dst []uint8, dstStride, w, h int, src []uint8, srcStride int, r
 			i := (r.Min.Y+y)*srcStride + r.Min.X
 			copy(dst[y*dstStride:y*dstStride+w], src[i:i+w])
 		}
-		return
-	}
-	if sw%w == 0 && sh%h == 0 {
-		boxPlane(dst, dstStride, w, h, src, srcStride, r, sw/w, sh/h)
 		return
 	}
 	tmpBuf := getScratch(&resizeScratch, w*sh)

@@ -178,6 +178,18 @@ func blendSpan(p *plane, y, x0, x1 int, v uint8, a int) {
 	}
 }
 
+// blendRun blends value v with alpha a (0-256) into every sample of row.
+func blendRun(row []uint8, v uint8, a int) {
+	if a == 256 {
+		fillBytes(row, v)
+		return
+	}
+	vv := int(v)
+	for i, o := range row {
+		row[i] = uint8(int(o) + (vv-int(o))*a>>8)
+	}
+}
+
 // rect fills an axis-aligned rectangle with alpha in [0, 1], with
 // fractional coverage at its edges.
 func (c *canvas) rect(x0, y0, x1, y1 float64, col rgb, alpha float64) {
@@ -427,21 +439,23 @@ func (c *canvas) raster(p *plane, alpha float64, contours [][]pt, v uint8, p2 *p
 			row2 = p2.pix[y*p2.stride : y*p2.stride+p2.w]
 		}
 		fa := float32(alpha * 256)
-		vv, vv2 := int(v), int(v2)
-		for x := lo; x < hi; x++ {
+		for x := lo; x < hi; {
 			acc += cover[x]
 			cover[x] = 0
-			cv := min(acc, 1)
-			if cv <= 0.002 {
-				continue
+			// The pixels up to the next edge have the same coverage: one
+			// run, which inside a shape is a plain fill.
+			e := x + 1
+			for e < hi && cover[e] == 0 {
+				e++
 			}
-			a := int(cv*fa + 0.5)
-			o := int(row[x])
-			row[x] = uint8(o + (vv-o)*a>>8)
-			if row2 != nil {
-				o = int(row2[x])
-				row2[x] = uint8(o + (vv2-o)*a>>8)
+			if cv := min(acc, 1); cv > 0.002 {
+				a := int(cv*fa + 0.5)
+				blendRun(row[x:e], v, a)
+				if row2 != nil {
+					blendRun(row2[x:e], v2, a)
+				}
 			}
+			x = e
 		}
 		for x := hi; x < p.w+2 && x <= hi+1; x++ {
 			cover[x] = 0
