@@ -78,6 +78,7 @@ type canvas struct {
 	act   []int
 	xs    []crossing
 	gx    []float32
+	vx    []int32
 }
 
 // crossing is where a scanline meets an edge, with the edge's winding
@@ -278,7 +279,10 @@ func (c *canvas) glow(cx, cy, rx, ry float64, col rgb, alpha float64) {
 // scaling luma and pulling chroma towards neutral in step.
 func (c *canvas) vignette(strength float64) {
 	for _, p := range c.planes() {
-		fx := make([]int32, p.w)
+		if cap(c.vx) < p.w {
+			c.vx = make([]int32, p.w)
+		}
+		fx := c.vx[:p.w]
 		for x := range fx {
 			t := (float64(x)+0.5)/float64(p.w)*2 - 1
 			fx[x] = int32((1 - strength*0.5*t*t*t*t) * 256)
@@ -288,13 +292,15 @@ func (c *canvas) vignette(strength float64) {
 			t := (float64(y)+0.5)/float64(p.h)*2 - 1
 			fy := int32((1 - strength*0.6*t*t*t*t) * 256)
 			row := p.pix[y*p.stride : y*p.stride+p.w]
-			for x, o := range row {
-				f := fx[x] * fy >> 8
-				if chroma {
-					row[x] = uint8(128 + (int32(o)-128)*f>>8)
-				} else {
-					row[x] = uint8(int32(o) * f >> 8)
+			fx := fx[:len(row)]
+			if chroma {
+				for x, o := range row {
+					row[x] = uint8(128 + (int32(o)-128)*(fx[x]*fy>>8)>>8)
 				}
+				continue
+			}
+			for x, o := range row {
+				row[x] = uint8(int32(o) * (fx[x] * fy >> 8) >> 8)
 			}
 		}
 	}
