@@ -108,6 +108,12 @@ func (c *canvas) reset(w, h int) {
 			SubsampleRatio: image.YCbCrSubsampleRatio420,
 			Rect:           r,
 		}
+	} else {
+		// A canvas from the pool starts as blank as a new one, so that
+		// an image never depends on what was drawn before it.
+		clear(c.img.Y)
+		clear(c.img.Cb)
+		clear(c.img.Cr)
 	}
 	c.w, c.h = w, h
 	c.y = plane{pix: c.img.Y, w: w, h: h, stride: w, scale: 1}
