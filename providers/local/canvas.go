@@ -212,13 +212,13 @@ func (c *canvas) rect(x0, y0, x1, y1 float64, col rgb, alpha float64) {
 			continue
 		}
 		for y := iy0; y < iy1; y++ {
-			cy := math.Min(sy1, float64(y+1)) - math.Max(sy0, float64(y))
+			cy := min(sy1, float64(y+1)) - max(sy0, float64(y))
 			a := alpha * cy
 			// Left and right edge pixels get partial coverage.
-			lx := math.Min(sx1, float64(ix0+1)) - math.Max(sx0, float64(ix0))
+			lx := min(sx1, float64(ix0+1)) - max(sx0, float64(ix0))
 			blendSpan(p, y, ix0, ix0+1, v[i], int(a*lx*256+0.5))
 			if ix1-1 > ix0 {
-				rx := math.Min(sx1, float64(ix1)) - math.Max(sx0, float64(ix1-1))
+				rx := min(sx1, float64(ix1)) - max(sx0, float64(ix1-1))
 				blendSpan(p, y, ix1-1, ix1, v[i], int(a*rx*256+0.5))
 				if ix1-1 > ix0+1 {
 					blendSpan(p, y, ix0+1, ix1-1, v[i], int(a*256+0.5))
@@ -365,7 +365,7 @@ func (c *canvas) raster(p *plane, alpha float64, contours [][]pt, v uint8, p2 *p
 				dir = -1
 			}
 			c.edges = append(c.edges, edge{x0: ax, y0: ay, y1: by, dxdy: (bx - ax) / (by - ay), dir: dir})
-			minY, maxY = math.Min(minY, ay), math.Max(maxY, by)
+			minY, maxY = min(minY, ay), max(maxY, by)
 		}
 	}
 	if len(c.edges) == 0 {
@@ -421,7 +421,7 @@ func (c *canvas) raster(p *plane, alpha float64, contours [][]pt, v uint8, p2 *p
 				if wind == 0 {
 					continue
 				}
-				xa, xb := math.Max(xs[i].x, 0), math.Min(xs[i+1].x, fw)
+				xa, xb := max(xs[i].x, 0), min(xs[i+1].x, fw)
 				if xb <= xa {
 					continue
 				}
@@ -499,8 +499,8 @@ func reversed(pts []pt) []pt {
 
 // ellipsePts approximates an ellipse rotated by rot radians.
 func ellipsePts(cx, cy, rx, ry, rot float64) []pt {
-	r := math.Max(rx, ry)
-	n := int(math.Ceil(math.Pi * math.Sqrt(2*math.Max(r, 1))))
+	r := max(rx, ry)
+	n := int(math.Ceil(math.Pi * math.Sqrt(2*max(r, 1))))
 	n = min(max(n, 12), 360)
 	pts := make([]pt, n)
 	sr, cr := math.Sincos(rot)
@@ -525,7 +525,7 @@ func rectPts(cx, cy, w, h, rot float64) []pt {
 
 // roundRectPts is an axis-aligned rectangle with corner radius r.
 func roundRectPts(x0, y0, x1, y1, r float64) []pt {
-	r = math.Min(r, math.Min(x1-x0, y1-y0)/2)
+	r = min(r, min(x1-x0, y1-y0)/2)
 	if r <= 0.5 {
 		return []pt{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}
 	}
@@ -557,7 +557,7 @@ func linePts(a, b pt, width float64) []pt {
 
 // arcPts is a thick circular arc (a ring segment) from angle a0 to a1.
 func arcPts(cx, cy, r, width, a0, a1 float64) []pt {
-	n := int(math.Ceil(math.Abs(a1-a0) * math.Sqrt(math.Max(r, 1))))
+	n := int(math.Ceil(math.Abs(a1-a0) * math.Sqrt(max(r, 1))))
 	n = min(max(n, 8), 360)
 	pts := make([]pt, 0, 2*(n+1))
 	for i := 0; i <= n; i++ {
