@@ -240,43 +240,71 @@ func (c *canvas) glow(cx, cy, rx, ry float64, col rgb, alpha float64) {
 		t := 1 - float64(i)/256
 		lut[i] = int32(alpha * t * t * 256)
 	}
-	for i, p := range c.planes() {
-		pcx, pcy, prx, pry := cx*p.scale, cy*p.scale, rx*p.scale, ry*p.scale
-		iy0, iy1 := max(int(pcy-pry), 0), min(int(pcy+pry)+1, p.h)
-		ix0, ix1 := max(int(pcx-prx), 0), min(int(pcx+prx)+1, p.w)
-		if ix0 >= ix1 || iy0 >= iy1 {
+	// Pixels at a distance of limit or more get an alpha of zero: the
+	// rows and spans drawn stop there.
+	limit := 256
+	for limit > 0 && lut[limit-1] == 0 {
+		limit--
+	}
+	c.glowPlane(&c.y, nil, cx, cy, rx, ry, v[0], 0, &lut, limit)
+	c.glowPlane(&c.cb, &c.cr, cx, cy, rx, ry, v[1], v[2], &lut, limit)
+}
+
+// glowPlane draws a glow into p with value v (and into p2, which shares
+// its geometry, with value v2, when p2 is not nil).
+func (c *canvas) glowPlane(p, p2 *plane, cx, cy, rx, ry float64, v, v2 uint8, lut *[257]int32, limit int) {
+	pcx, pcy, prx, pry := cx*p.scale, cy*p.scale, rx*p.scale, ry*p.scale
+	iy0, iy1 := max(int(pcy-pry), 0), min(int(pcy+pry)+1, p.h)
+	ix0, ix1 := max(int(pcx-prx), 0), min(int(pcx+prx)+1, p.w)
+	if ix0 >= ix1 || iy0 >= iy1 {
+		return
+	}
+	vv, vv2 := int32(v), int32(v2)
+	ky, kx := 256/(pry*pry), 256/(prx*prx)
+	if cap(c.gx) < ix1 {
+		c.gx = make([]float32, ix1)
+	}
+	gx := c.gx[:ix1]
+	for x := ix0; x < ix1; x++ {
+		dx := float64(x) + 0.5 - pcx
+		gx[x] = float32(dx * dx * kx)
+	}
+	flimit := float32(limit)
+	for y := iy0; y < iy1; y++ {
+		dy := float64(y) + 0.5 - pcy
+		dy2 := dy * dy * ky
+		if dy2 >= float64(limit) {
 			continue
 		}
-		vv := int32(v[i])
-		ky, kx := 256/(pry*pry), 256/(prx*prx)
-		if cap(c.gx) < ix1 {
-			c.gx = make([]float32, ix1)
-		}
-		gx := c.gx[:ix1]
-		for x := ix0; x < ix1; x++ {
-			dx := float64(x) + 0.5 - pcx
-			gx[x] = float32(dx * dx * kx)
-		}
-		for y := iy0; y < iy1; y++ {
-			dy := float64(y) + 0.5 - pcy
-			dy2 := dy * dy * ky
-			if dy2 >= 256 {
-				continue
-			}
-			// Only the span inside the ellipse on this row.
-			hw := prx * math.Sqrt(1-dy2/256)
-			x0, x1 := max(int(pcx-hw), ix0), min(int(pcx+hw)+1, ix1)
-			row := p.pix[y*p.stride:]
-			fy := float32(dy2)
+		// Only the span where the alpha is not zero on this row, with a
+		// pixel to spare on each side for rounding.
+		hw := prx * math.Sqrt((float64(limit)-dy2)/256)
+		x0, x1 := max(int(pcx-hw)-1, ix0), min(int(pcx+hw)+2, ix1)
+		row := p.pix[y*p.stride:]
+		fy := float32(dy2)
+		if p2 == nil {
 			for x := x0; x < x1; x++ {
 				d := gx[x] + fy
-				if d >= 256 {
+				if d >= flimit {
 					continue
 				}
 				a := lut[int(d)]
 				o := int32(row[x])
 				row[x] = uint8(o + (vv-o)*a>>8)
 			}
+			continue
+		}
+		row2 := p2.pix[y*p2.stride:]
+		for x := x0; x < x1; x++ {
+			d := gx[x] + fy
+			if d >= flimit {
+				continue
+			}
+			a := lut[int(d)]
+			o := int32(row[x])
+			row[x] = uint8(o + (vv-o)*a>>8)
+			o = int32(row2[x])
+			row2[x] = uint8(o + (vv2-o)*a>>8)
 		}
 	}
 }
