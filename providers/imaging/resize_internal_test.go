@@ -14,7 +14,7 @@ import (
 func TestBoxPlaneIsTheAreaAverage(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
-	for _, c := range []struct{ sw, sh, w, h int }{{1200, 800, 300, 200}, {600, 400, 150, 100}, {90, 60, 30, 20}, {70, 70, 7, 35}} {
+	for _, c := range []struct{ sw, sh, w, h int }{{1200, 800, 300, 200}, {600, 400, 150, 100}, {90, 60, 30, 20}, {70, 70, 7, 35}, {36, 8, 9, 2}, {4, 4, 1, 1}} {
 		src := make([]uint8, c.sw*c.sh)
 		for i := range src {
 			src[i] = uint8(r.IntN(256))

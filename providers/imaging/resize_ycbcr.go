@@ -1,6 +1,9 @@
 package imaging
 
-import "image"
+import (
+	"encoding/binary"
+	"image"
+)
 
 // chromaDivisors returns how many pixels share a chroma sample
 // horizontally and vertically under ratio, and false for a ratio this
@@ -149,19 +152,16 @@ func boxPlane(dst []uint8, dstStride, w, h int, src []uint8, srcStride int, r im
 	// Dividing by n is multiplying by recip and shifting, with rounding.
 	const shift = 24
 	recip := (1<<shift + n - 1) / n
+	if fx == 4 && fy == 4 {
+		box4(dst, dstStride, w, h, src, srcStride, r)
+		return
+	}
 	acc := make([]uint32, w)
 	for y := range h {
 		clear(acc)
 		for j := range fy {
 			row := src[(r.Min.Y+y*fy+j)*srcStride+r.Min.X:]
 			row = row[:w*fx]
-			if fx == 4 {
-				for x := range acc {
-					p := row[4*x : 4*x+4 : 4*x+4]
-					acc[x] += uint32(p[0]) + uint32(p[1]) + uint32(p[2]) + uint32(p[3])
-				}
-				continue
-			}
 			for x := range acc {
 				var s uint32
 				for _, v := range row[x*fx : x*fx+fx] {
@@ -173,6 +173,45 @@ func boxPlane(dst []uint8, dstStride, w, h int, src []uint8, srcStride int, r im
 		out := dst[y*dstStride : y*dstStride+w]
 		for x, a := range acc {
 			out[x] = uint8((uint64(a)*uint64(recip) + 1<<(shift-1)) >> shift)
+		}
+	}
+}
+
+// box4 is boxPlane for 4x4 samples, the medium size of the common 3:2
+// and 4:3 featured images. It sums eight columns of four rows at once in
+// the 16-bit lanes of a word.
+func box4(dst []uint8, dstStride, w, h int, src []uint8, srcStride int, r image.Rectangle) {
+	const even = 0x00ff00ff00ff00ff
+	const low = 0x0000ffff0000ffff
+	for y := range h {
+		base := (r.Min.Y+4*y)*srcStride + r.Min.X
+		r0 := src[base : base+4*w]
+		r1 := src[base+srcStride : base+srcStride+4*w]
+		r2 := src[base+2*srcStride : base+2*srcStride+4*w]
+		r3 := src[base+3*srcStride : base+3*srcStride+4*w]
+		out := dst[y*dstStride : y*dstStride+w]
+		x := 0
+		for ; x+2 <= w; x += 2 {
+			i := 4 * x
+			// Four lanes of sums of pairs, over four rows.
+			v0 := binary.LittleEndian.Uint64(r0[i : i+8])
+			v1 := binary.LittleEndian.Uint64(r1[i : i+8])
+			v2 := binary.LittleEndian.Uint64(r2[i : i+8])
+			v3 := binary.LittleEndian.Uint64(r3[i : i+8])
+			s := v0&even + v0>>8&even + v1&even + v1>>8&even +
+				v2&even + v2>>8&even + v3&even + v3>>8&even
+			t := s&low + s>>16&low // two lanes: sums of 4x4 samples
+			out[x] = uint8((t&0xffffffff + 8) >> 4)
+			out[x+1] = uint8((t>>32 + 8) >> 4)
+		}
+		if x < w {
+			var sum uint32
+			for _, row := range [][]uint8{r0, r1, r2, r3} {
+				for _, v := range row[4*x : 4*x+4] {
+					sum += uint32(v)
+				}
+			}
+			out[x] = uint8((sum + 8) >> 4)
 		}
 	}
 }
