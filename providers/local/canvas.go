@@ -1,6 +1,7 @@
 package local
 
 import (
+	"encoding/binary"
 	"image"
 	"image/color"
 	"math"
@@ -79,6 +80,7 @@ type canvas struct {
 	xs    []crossing
 	gx    []float32
 	vx    []int32
+	vruns [][2]int
 }
 
 // crossing is where a scanline meets an edge, with the edge's winding
@@ -321,21 +323,80 @@ func (c *canvas) vignette(strength float64) {
 			t := (float64(x)+0.5)/float64(p.w)*2 - 1
 			fx[x] = int32((1 - strength*0.5*t*t*t*t) * 256)
 		}
+		// The factor of a column changes slowly, least in the middle:
+		// long runs of equal factors are scaled a word at a time.
+		const long = 16
+		runs := c.vruns[:0]
+		for x0 := 0; x0 < len(fx); {
+			x1 := x0 + 1
+			for x1 < len(fx) && fx[x1] == fx[x0] {
+				x1++
+			}
+			if x1-x0 >= long {
+				runs = append(runs, [2]int{x0, x1})
+			}
+			x0 = x1
+		}
+		c.vruns = runs
 		chroma := p != &c.y
 		for y := range p.h {
 			t := (float64(y)+0.5)/float64(p.h)*2 - 1
 			fy := int32((1 - strength*0.6*t*t*t*t) * 256)
 			row := p.pix[y*p.stride : y*p.stride+p.w]
-			fx := fx[:len(row)]
-			if chroma {
-				for x, o := range row {
-					row[x] = uint8(128 + (int32(o)-128)*(fx[x]*fy>>8)>>8)
-				}
-				continue
+			x := 0
+			for _, r := range runs {
+				scaleSamples(row[x:r[0]], fx[x:r[0]], fy, chroma)
+				scaleRun(row[r[0]:r[1]], fx[r[0]]*fy>>8, chroma)
+				x = r[1]
 			}
-			for x, o := range row {
-				row[x] = uint8(int32(o) * (fx[x] * fy >> 8) >> 8)
-			}
+			scaleSamples(row[x:], fx[x:], fy, chroma)
+		}
+	}
+}
+
+// scaleSamples scales each sample of row by fx[i]*fy/65536, as scaleRun
+// does with one factor.
+func scaleSamples(row []uint8, fx []int32, fy int32, chroma bool) {
+	fx = fx[:len(row)]
+	if chroma {
+		for i, o := range row {
+			row[i] = uint8(128 + (int32(o)-128)*(fx[i]*fy>>8)>>8)
+		}
+		return
+	}
+	for i, o := range row {
+		row[i] = uint8(int32(o) * (fx[i] * fy >> 8) >> 8)
+	}
+}
+
+// scaleRun scales every sample o of row by g/256: to o*g>>8 for luma,
+// and to 128+(o-128)*g>>8 for chroma, which pulls it towards neutral.
+func scaleRun(row []uint8, g int32, chroma bool) {
+	i := 0
+	if g >= 0 && g <= 256 {
+		// Eight samples at once, as 16-bit lanes of two words (even and
+		// odd bytes): o*g and, for chroma, the equal (o-128)*g + 128*256
+		// stay below 65536, so no lane carries into the next.
+		const even = 0x00ff00ff00ff00ff
+		gg := uint64(g)
+		var add uint64
+		if chroma {
+			add = uint64(128*256-128*g) * 0x0001000100010001
+		}
+		for ; i+8 <= len(row); i += 8 {
+			w := row[i : i+8 : i+8]
+			v := binary.LittleEndian.Uint64(w)
+			lo := (v&even)*gg + add
+			hi := (v>>8&even)*gg + add
+			binary.LittleEndian.PutUint64(w, lo>>8&even|(hi>>8&even)<<8)
+		}
+	}
+	for ; i < len(row); i++ {
+		o := int32(row[i])
+		if chroma {
+			row[i] = uint8(128 + (o-128)*g>>8)
+		} else {
+			row[i] = uint8(o * g >> 8)
 		}
 	}
 }

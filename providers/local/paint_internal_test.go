@@ -43,3 +43,26 @@ func TestScenesPaintEveryPixel(t *testing.T) {
 	}
 	require.Empty(t, unpainted, "samples left unpainted")
 }
+
+// TestScaleRunIsScaleSamples checks the word-at-a-time vignette against
+// the sample-by-sample formula, for every factor and sample value.
+func TestScaleRunIsScaleSamples(t *testing.T) {
+	t.Parallel()
+	row := make([]uint8, 256+5)
+	for i := range row {
+		row[i] = uint8(i * 7)
+	}
+	for _, chroma := range []bool{false, true} {
+		for g := int32(-3); g <= 260; g++ {
+			got := append([]uint8(nil), row...)
+			scaleRun(got, g, chroma)
+			want := append([]uint8(nil), row...)
+			fx := make([]int32, len(want))
+			for i := range fx {
+				fx[i] = g
+			}
+			scaleSamples(want, fx, 256, chroma)
+			require.Equal(t, want, got, "g %d chroma %v", g, chroma)
+		}
+	}
+}
