@@ -211,6 +211,18 @@ var columnZigzag = func() [8]uint8 {
 	return c
 }()
 
+// rowZigzag[u] is the zig-zag index of the coefficient in column u of
+// the first row.
+var rowZigzag = func() [8]uint8 {
+	var c [8]uint8
+	for k, n := range zigzag {
+		if n < 8 {
+			c[n] = uint8(k)
+		}
+	}
+	return c
+}()
+
 // aanScale are the scale factors the AAN forward DCT leaves on its
 // outputs, folded into the quantisation.
 var aanScale = func() [8]float64 {
@@ -307,14 +319,16 @@ func (e *jpegEncoder) scan420(m *image.YCbCr) {
 const (
 	blockFull   = iota
 	blockColumn // every row is one value: only the first column of coefficients is not zero
+	blockRow    // every column is one value: only the first row of coefficients is not zero
 	blockFlat   // one value: only the DC coefficient is not zero
 )
 
 // transform reads the 8x8 block at (x0, y0) of a w x h plane into e.blk,
 // level shifted to -128..127 (samples past the plane's edge repeat its
 // last column and row), applies the forward DCT and returns the kind of
-// block. Flat and column blocks, common in drawn images, take a fraction
-// of the work and give the same coefficients as the full transform.
+// block. Flat, column and row blocks, common in drawn images, take a
+// fraction of the work and give the same coefficients as the full
+// transform.
 func (e *jpegEncoder) transform(pix []uint8, stride, w, h, x0, y0 int) int {
 	var rows [8]uint64
 	if x0+8 <= w && y0+8 <= h {
@@ -354,6 +368,17 @@ func (e *jpegEncoder) transform(pix []uint8, stride, w, h, x0, y0 int) int {
 		}
 		fdctColumn(b, 0)
 		return blockColumn
+	}
+	if rows[0] == rows[1] && rows[0] == rows[2] && rows[0] == rows[3] &&
+		rows[0] == rows[4] && rows[0] == rows[5] && rows[0] == rows[6] && rows[0] == rows[7] {
+		// Eight equal rows transform alike, and the column pass of a
+		// constant column leaves 8 times its value in the first row.
+		clear(b[8:])
+		fdctRow(b[:8], rows[0])
+		for i := range 8 {
+			b[i] *= 8
+		}
+		return blockRow
 	}
 	for r, v := range rows {
 		fdctRow(b[r*8:r*8+8:r*8+8], v)
@@ -447,6 +472,16 @@ func (e *jpegEncoder) block(c, kind int, prevDC int32) int32 {
 		for r := range 8 {
 			k := columnZigzag[r]
 			if v := quantise(e.blk[r*8], recip[k]); v != 0 {
+				coef[k] = v
+				last = max(last, int(k))
+			}
+		}
+		coef[0] = quantise(e.blk[0], recip[0])
+	case blockRow:
+		clear(coef[:])
+		for u := range 8 {
+			k := rowZigzag[u]
+			if v := quantise(e.blk[u], recip[k]); v != 0 {
 				coef[k] = v
 				last = max(last, int(k))
 			}

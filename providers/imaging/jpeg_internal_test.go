@@ -7,12 +7,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestTransformShortcutsAreExact checks that flat and column blocks get
+// TestTransformShortcutsAreExact checks that flat, column and row blocks get
 // exactly the coefficients of the full transform.
 func TestTransformShortcutsAreExact(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
-	for i := range 200 {
+	for i := range 300 {
 		var pix [64]uint8
 		want := blockColumn
 		for row := range 8 {
@@ -24,8 +24,17 @@ func TestTransformShortcutsAreExact(t *testing.T) {
 				pix[row*8+c] = v
 			}
 		}
-		if i%3 == 0 {
+		switch i % 3 {
+		case 0:
 			want = blockFlat
+		case 2: // every column one value
+			want = blockRow
+			for c := range 8 {
+				v := uint8(r.IntN(256))
+				for row := range 8 {
+					pix[row*8+c] = v
+				}
+			}
 		}
 		var e jpegEncoder
 		require.Equal(t, want, e.transform(pix[:], 8, 8, 8, 0, 0))
