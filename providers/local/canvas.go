@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -74,13 +75,14 @@ type canvas struct {
 	cr   plane
 
 	// Rasteriser scratch, reused between shapes.
-	cover []float32
-	edges []edge
-	act   []int
-	xs    []crossing
-	gx    []float32
-	vx    []int32
-	vruns [][2]int
+	cover   []float32
+	touched []uint64
+	edges   []edge
+	act     []int
+	xs      []crossing
+	gx      []float32
+	vx      []int32
+	vruns   [][2]int
 }
 
 // crossing is where a scanline meets an edge, with the edge's winding
@@ -123,6 +125,7 @@ func (c *canvas) reset(w, h int) {
 	c.cr = plane{pix: c.img.Cr, w: cw, h: ch, stride: cw, scale: 0.5}
 	if len(c.cover) < w+2 {
 		c.cover = make([]float32, w+2)
+		c.touched = make([]uint64, (w+2+63)/64)
 	}
 }
 
@@ -471,6 +474,9 @@ func (c *canvas) raster(p *plane, alpha float64, contours [][]pt, v uint8, p2 *p
 	})
 	iy0, iy1 := max(int(math.Floor(minY)), 0), min(int(math.Ceil(maxY)), p.h)
 	cover := c.cover[:p.w+2]
+	// touched has a bit set for every index of cover written on the
+	// current row, where the coverage may change.
+	touched := c.touched[:(p.w+2+63)/64]
 	next := 0
 	c.act = c.act[:0]
 	const wgt = 1.0 / subRows
@@ -525,7 +531,11 @@ func (c *canvas) raster(p *plane, alpha float64, contours [][]pt, v uint8, p2 *p
 					cover[ia+1] += fa * wgt
 					cover[ib] -= (1 - fb) * wgt
 					cover[ib+1] -= fb * wgt
+					mark(touched, ib)
+					mark(touched, ib+1)
 				}
+				mark(touched, ia)
+				mark(touched, ia+1)
 				lo, hi = min(lo, ia), max(hi, ib+1)
 			}
 		}
@@ -543,12 +553,11 @@ func (c *canvas) raster(p *plane, alpha float64, contours [][]pt, v uint8, p2 *p
 		for x := lo; x < hi; {
 			acc += cover[x]
 			cover[x] = 0
-			// The pixels up to the next edge have the same coverage: one
-			// run, which inside a shape is a plain fill.
-			e := x + 1
-			for e < hi && cover[e] == 0 {
-				e++
-			}
+			touched[x>>6] &^= 1 << (x & 63)
+			// The pixels up to the next place an edge touched have the
+			// same coverage: one run, which inside a shape is a plain
+			// fill.
+			e := nextMark(touched, x+1, hi)
 			if cv := min(acc, 1); cv > 0.002 {
 				a := int(cv*fa + 0.5)
 				blendRun(row[x:e], v, a)
@@ -560,8 +569,30 @@ func (c *canvas) raster(p *plane, alpha float64, contours [][]pt, v uint8, p2 *p
 		}
 		for x := hi; x < p.w+2 && x <= hi+1; x++ {
 			cover[x] = 0
+			touched[x>>6] &^= 1 << (x & 63)
 		}
 	}
+}
+
+// mark sets bit i of a bitset.
+func mark(set []uint64, i int) { set[i>>6] |= 1 << (i & 63) }
+
+// nextMark returns the first set bit at or after from, or limit when none
+// is before limit.
+func nextMark(set []uint64, from, limit int) int {
+	i := from >> 6
+	if i >= len(set) {
+		return limit
+	}
+	if w := set[i] >> (from & 63); w != 0 {
+		return min(from+bits.TrailingZeros64(w), limit)
+	}
+	for i++; i < len(set) && i<<6 < limit; i++ {
+		if set[i] != 0 {
+			return min(i<<6+bits.TrailingZeros64(set[i]), limit)
+		}
+	}
+	return limit
 }
 
 // Shape builders. Each returns a new closed contour in canvas coordinates,
