@@ -30,7 +30,7 @@ func TestScenesKeepTheirLook(t *testing.T) {
 	got := map[string][]float64{}
 	for _, cat := range providers.CategorySlugs() {
 		for _, seed := range []uint64{3, 8} {
-			img, err := p.Image(context.Background(), providers.ImageRequest{Width: 600, Height: 400, Category: cat, Seed: seed, Caption: "Caption"})
+			img, err := p.Image(context.Background(), providers.ImageRequest{Width: 300, Height: 200, Category: cat, Seed: seed, Caption: "Caption"})
 			require.NoError(t, err)
 			got[cat+"/"+string(rune('0'+seed))] = signature(t, img.Data)
 		}
@@ -62,7 +62,7 @@ func TestImageIsFaithfulToTheDrawing(t *testing.T) {
 	t.Parallel()
 	p := newProvider(t, nil)
 	for _, cat := range providers.CategorySlugs() {
-		req := providers.ImageRequest{Width: 1200, Height: 800, Category: cat, Seed: 21}
+		req := providers.ImageRequest{Width: 600, Height: 400, Category: cat, Seed: 21}
 		drawn, _, err := p.Render(req)
 		require.NoError(t, err)
 		img, err := p.Image(context.Background(), req)

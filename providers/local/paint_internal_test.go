@@ -15,11 +15,11 @@ import (
 // whatever the canvas held before.
 func TestScenesPaintEveryPixel(t *testing.T) {
 	t.Parallel()
-	sizes := [][2]int{{1200, 800}, {300, 200}, {200, 300}, {96, 96}}
+	sizes := [][2]int{{600, 400}, {300, 200}, {200, 300}, {96, 96}}
 	var unpainted []string
 	fnt := parseFont()
 	for _, cat := range providers.CategorySlugs() {
-		for seed := range uint64(12) {
+		for seed := range uint64(8) {
 			size := sizes[seed%uint64(len(sizes))]
 			var planes [2][]uint8
 			for i, bg := range []rgb{{0, 0, 0}, {255, 40, 200}} {
