@@ -1,6 +1,7 @@
 package contentgen_test
 
 import (
+	"bytes"
 	"context"
 	"image"
 	"math/rand/v2"
@@ -215,17 +216,18 @@ func BenchmarkFloor500LocalImages(b *testing.B) {
 		var wg sync.WaitGroup
 		for range runtime.GOMAXPROCS(0) {
 			wg.Go(func() {
+				var buf []byte
 				for i := int(next.Add(1)) - 1; i < len(out); i = int(next.Add(1)) - 1 {
 					m := scenes[i%len(scenes)]
 					medium := sample(m, 0, 0, 300, 200, 4)
 					thumb := sample(medium, 74, 24, 150, 150, 1)
 					for k, img := range []*image.YCbCr{m, medium, thumb} {
-						data, err := imaging.AppendJPEG(nil, img, local.DefaultQuality)
-						if err != nil {
+						var err error
+						if buf, err = imaging.AppendJPEG(buf[:0], img, local.DefaultQuality); err != nil {
 							b.Error(err)
 							return
 						}
-						out[i][k] = data
+						out[i][k] = bytes.Clone(buf)
 					}
 				}
 			})
