@@ -2,6 +2,7 @@ package imaging_test
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/jpeg"
 	"math"
@@ -160,4 +161,23 @@ func BenchmarkImageJPEG1200x800(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+func ExampleEncodeJPEG() {
+	// A 4:2:0 YCbCr image, as JPEG decoders and provider_local make them,
+	// is encoded from its planes.
+	m := image.NewYCbCr(image.Rect(0, 0, 320, 200), image.YCbCrSubsampleRatio420)
+	for i := range m.Y {
+		m.Y[i] = uint8(i % 251)
+	}
+	var buf bytes.Buffer
+	if err := imaging.EncodeJPEG(&buf, m, 85); err != nil {
+		panic(err)
+	}
+	cfg, err := jpeg.DecodeConfig(&buf)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(cfg.Width, cfg.Height)
+	// Output: 320 200
 }
