@@ -73,6 +73,9 @@ func TestEncodeJPEGLikeImageJPEG(t *testing.T) {
 	sizes := []image.Point{{1, 1}, {2, 3}, {7, 5}, {8, 8}, {16, 16}, {17, 33}, {150, 150}, {301, 199}, {1200, 800}}
 	for _, q := range []int{1, 30, 50, 82, 85, 100} {
 		for _, sz := range sizes {
+			if sz.X > 400 && q != 85 {
+				continue // the full size once, at the provider's quality
+			}
 			src := photo(sz.X, sz.Y, uint64(q*sz.X+sz.Y))
 			var ours, std bytes.Buffer
 			require.NoError(t, imaging.EncodeJPEG(&ours, src, q))

@@ -58,26 +58,35 @@ func withRatio(src *image.YCbCr, ratio image.YCbCrSubsampleRatio) *image.YCbCr {
 func TestRenditionsOfYCbCrLikeRGBA(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	for _, sz := range []image.Point{{1200, 800}, {301, 199}, {640, 1000}, {160, 151}} {
-		for _, ratio := range []image.YCbCrSubsampleRatio{image.YCbCrSubsampleRatio420, image.YCbCrSubsampleRatio444, image.YCbCrSubsampleRatio422} {
-			src := withRatio(photo(sz.X, sz.Y, 7), ratio)
-			var data bytes.Buffer
-			require.NoError(t, jpeg.Encode(&data, src, &jpeg.Options{Quality: 90}))
-			planes, err := imaging.RenditionsOf(ctx, data.Bytes(), src, nil)
+	const r420, r444, r422 = image.YCbCrSubsampleRatio420, image.YCbCrSubsampleRatio444, image.YCbCrSubsampleRatio422
+	for _, c := range []struct {
+		sz    image.Point
+		ratio image.YCbCrSubsampleRatio
+	}{
+		{image.Pt(1200, 800), r420}, // a 4x4 mean to the medium size
+		{image.Pt(600, 400), r444},  // a 2x2 mean
+		{image.Pt(301, 199), r420}, {image.Pt(301, 199), r444}, {image.Pt(301, 199), r422},
+		{image.Pt(640, 1000), r422},
+		{image.Pt(160, 151), r420},
+	} {
+		sz, ratio := c.sz, c.ratio
+		src := withRatio(photo(sz.X, sz.Y, 7), ratio)
+		var data bytes.Buffer
+		require.NoError(t, jpeg.Encode(&data, src, &jpeg.Options{Quality: 90}))
+		planes, err := imaging.RenditionsOf(ctx, data.Bytes(), src, nil)
+		require.NoError(t, err)
+		rgb, err := imaging.RenditionsOf(ctx, data.Bytes(), imaging.ToRGBA(src), nil)
+		require.NoError(t, err)
+		for _, pair := range [][2]imaging.Rendition{{planes.Medium, rgb.Medium}, {planes.Thumbnail, rgb.Thumbnail}} {
+			got, want := pair[0], pair[1]
+			require.Equal(t, [2]int{want.Width, want.Height}, [2]int{got.Width, got.Height})
+			require.Equal(t, "image/jpeg", got.MIMEType)
+			require.Equal(t, "jpg", got.Ext)
+			info, err := imaging.Identify(got.Data)
 			require.NoError(t, err)
-			rgb, err := imaging.RenditionsOf(ctx, data.Bytes(), imaging.ToRGBA(src), nil)
-			require.NoError(t, err)
-			for _, pair := range [][2]imaging.Rendition{{planes.Medium, rgb.Medium}, {planes.Thumbnail, rgb.Thumbnail}} {
-				got, want := pair[0], pair[1]
-				require.Equal(t, [2]int{want.Width, want.Height}, [2]int{got.Width, got.Height})
-				require.Equal(t, "image/jpeg", got.MIMEType)
-				require.Equal(t, "jpg", got.Ext)
-				info, err := imaging.Identify(got.Data)
-				require.NoError(t, err)
-				require.Equal(t, [2]int{got.Width, got.Height}, [2]int{info.Width, info.Height})
-				p := rgbPSNR(t, decodeJPEG(t, got.Data), decodeJPEG(t, want.Data))
-				require.Greater(t, p, 38.0, "%v %v %dx%d: %.1f dB", sz, ratio, got.Width, got.Height, p)
-			}
+			require.Equal(t, [2]int{got.Width, got.Height}, [2]int{info.Width, info.Height})
+			p := rgbPSNR(t, decodeJPEG(t, got.Data), decodeJPEG(t, want.Data))
+			require.Greater(t, p, 38.0, "%v %v %dx%d: %.1f dB", sz, ratio, got.Width, got.Height, p)
 		}
 	}
 }

@@ -101,11 +101,11 @@ func TestImageDoesNotDependOnEarlierImages(t *testing.T) {
 	cats := providers.CategorySlugs()
 	for i, cat := range cats {
 		// Leave another scene of the same size in the pool first.
-		prev, err := p.Image(ctx, providers.ImageRequest{Width: 480, Height: 320, Category: cats[(i+5)%len(cats)], Seed: 2})
+		prev, err := p.Image(ctx, providers.ImageRequest{Width: 360, Height: 240, Category: cats[(i+5)%len(cats)], Seed: 2})
 		require.NoError(t, err)
 		prev.Release()
-		for seed := range uint64(4) {
-			req := providers.ImageRequest{Width: 480, Height: 320, Category: cat, Seed: seed}
+		for seed := range uint64(2) {
+			req := providers.ImageRequest{Width: 360, Height: 240, Category: cat, Seed: seed}
 			fresh, _, err := p.Render(req)
 			require.NoError(t, err)
 			img, err := p.Image(ctx, req)
