@@ -177,26 +177,94 @@ func renditionsOf(ctx context.Context, s *Set, img image.Image, data []byte, o O
 	if err := ctx.Err(); err != nil {
 		return s, err
 	}
-	info := s.Info
-	var err error
+	// A JPEG's own pixels (4:2:0 YCbCr, as decoders and provider_local
+	// give them) are scaled plane by plane and encoded without any
+	// conversion to RGB.
+	if m, ok := img.(*image.YCbCr); ok && s.Info.Format == JPEG && planeScalable(m) {
+		return cutRenditions(ctx, s, planeSource{m: m}, data, o)
+	}
 	src, release := scratchRGBA(img)
 	defer release()
+	return cutRenditions(ctx, s, rgbaSource{src}, data, o)
+}
+
+// source is the image renditions are cut from.
+type source interface {
+	// scale returns the part r of the image scaled to w x h.
+	scale(r image.Rectangle, w, h int) source
+	// encode encodes the image in format.
+	encode(format string, quality int) (Rendition, error)
+	// release hands back the memory of an image made by scale; the image
+	// must not be used after.
+	release()
+}
+
+type rgbaSource struct{ m *image.RGBA }
+
+func (s rgbaSource) scale(r image.Rectangle, w, h int) source {
+	return rgbaSource{resizeRect(s.m, r, w, h)}
+}
+
+func (s rgbaSource) encode(format string, quality int) (Rendition, error) {
+	return encodeRendition(s.m, format, quality)
+}
+
+func (rgbaSource) release() {}
+
+// planeSource is a YCbCr image; buf holds its pixels when they come from
+// ycbcrScratch, and is nil for the caller's own image.
+type planeSource struct {
+	m   *image.YCbCr
+	buf *[]uint8
+}
+
+func (s planeSource) scale(r image.Rectangle, w, h int) source {
+	buf := getScratch(&ycbcrScratch, 0)
+	return planeSource{resizeYCbCr(s.m, r, w, h, buf), buf}
+}
+
+func (s planeSource) release() {
+	if s.buf != nil {
+		putScratch(&ycbcrScratch, s.buf)
+	}
+}
+
+func (s planeSource) encode(_ string, quality int) (Rendition, error) {
+	buf := getScratch(&encodeScratch, 0)
+	defer putScratch(&encodeScratch, buf)
+	data, err := AppendJPEG((*buf)[:0], s.m, quality)
+	*buf = data
+	if err != nil {
+		return Rendition{}, fmt.Errorf("imaging: encode rendition: %w", err)
+	}
+	// The rendition keeps a copy of its exact size; the buffer that grew
+	// while encoding goes back to the pool.
+	return Rendition{Width: s.m.Rect.Dx(), Height: s.m.Rect.Dy(), MIMEType: "image/jpeg", Ext: "jpg", Data: bytes.Clone(data)}, nil
+}
+
+// cutRenditions makes the medium and thumbnail renditions of src, the
+// pixels of data.
+func cutRenditions(ctx context.Context, s *Set, src source, data []byte, o Options) (*Set, error) {
+	info := s.Info
+	var err error
 	w, h := info.Width, info.Height
+	full := image.Rect(0, 0, w, h)
 
 	// Medium.
 	mw, mh := FitSize(w, h, o.MediumSize)
-	thumbSrc := src
+	thumbSrc, tw, th := src, w, h
 	if mw == w && mh == h {
 		s.Medium = Rendition{Width: w, Height: h, MIMEType: info.MIMEType, Ext: info.Ext, Data: data, Original: true}
 	} else {
-		medium := Resize(src, mw, mh)
-		if s.Medium, err = encodeRendition(medium, info.Format, o.Quality); err != nil {
+		medium := src.scale(full, mw, mh)
+		defer medium.release()
+		if s.Medium, err = medium.encode(info.Format, o.Quality); err != nil {
 			return s, err
 		}
 		// The thumbnail is cut from the medium size when that covers it:
 		// a fraction of the work of cutting it from the original.
 		if side := min(o.ThumbnailSize, w, h); min(mw, mh) >= side {
-			thumbSrc = medium
+			thumbSrc, tw, th = medium, mw, mh
 		}
 	}
 	if err := ctx.Err(); err != nil {
@@ -207,7 +275,11 @@ func renditionsOf(ctx context.Context, s *Set, img image.Image, data []byte, o O
 	side := min(o.ThumbnailSize, w, h)
 	if side == w && side == h {
 		s.Thumbnail = Rendition{Width: w, Height: h, MIMEType: info.MIMEType, Ext: info.Ext, Data: data, Original: true}
-	} else if s.Thumbnail, err = encodeRendition(Cover(thumbSrc, side, side), info.Format, o.Quality); err != nil {
+		return s, nil
+	}
+	thumb := thumbSrc.scale(CoverRect(tw, th, side, side), side, side)
+	defer thumb.release()
+	if s.Thumbnail, err = thumb.encode(info.Format, o.Quality); err != nil {
 		return s, err
 	}
 	return s, nil

@@ -12,6 +12,8 @@ import (
 var (
 	rgbaScratch   sync.Pool // of *[]uint8: full-size RGBA conversions
 	resizeScratch sync.Pool // of *[]uint8: the rows pass of a resize
+	encodeScratch sync.Pool // of *[]uint8: encoded renditions before copying
+	ycbcrScratch  sync.Pool // of *[]uint8: scaled YCbCr images before encoding
 )
 
 // maxPooledScratch is the largest buffer handed back to a pool (8 MiB,

@@ -3,6 +3,7 @@ package local
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/contentgen/contentgen/providers"
 )
@@ -16,6 +17,7 @@ func benchImage(b *testing.B, req providers.ImageRequest) {
 	ctx := context.Background()
 	var n int
 	b.ReportAllocs()
+	defer reportCPU(b)()
 	for b.Loop() {
 		req.Seed++
 		img, err := p.Image(ctx, req)
@@ -68,6 +70,7 @@ func BenchmarkLocal1200x800Parallel(b *testing.B) {
 	}
 	ctx := context.Background()
 	b.ReportAllocs()
+	defer reportCPU(b)()
 	b.RunParallel(func(pb *testing.PB) {
 		var seed uint64
 		for pb.Next() {
@@ -80,4 +83,15 @@ func BenchmarkLocal1200x800Parallel(b *testing.B) {
 			img.Release()
 		}
 	})
+}
+
+// reportCPU starts measuring processor time; the function it returns
+// reports it per operation as cpu-ms/op, where it can be measured.
+func reportCPU(b *testing.B) func() {
+	start, ok := cpuTime()
+	return func() {
+		if end, ok2 := cpuTime(); ok && ok2 && b.N > 0 {
+			b.ReportMetric(float64(end-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+		}
+	}
 }

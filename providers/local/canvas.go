@@ -1,9 +1,11 @@
 package local
 
 import (
+	"encoding/binary"
 	"image"
 	"image/color"
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -73,11 +75,14 @@ type canvas struct {
 	cr   plane
 
 	// Rasteriser scratch, reused between shapes.
-	cover []float32
-	edges []edge
-	act   []int
-	xs    []crossing
-	gx    []float32
+	cover   []float32
+	touched []uint64
+	edges   []edge
+	act     []int
+	xs      []crossing
+	gx      []float32
+	vx      []int32
+	vruns   [][2]int
 }
 
 // crossing is where a scanline meets an edge, with the edge's winding
@@ -107,6 +112,12 @@ func (c *canvas) reset(w, h int) {
 			SubsampleRatio: image.YCbCrSubsampleRatio420,
 			Rect:           r,
 		}
+	} else {
+		// A canvas from the pool starts as blank as a new one, so that
+		// an image never depends on what was drawn before it.
+		clear(c.img.Y)
+		clear(c.img.Cb)
+		clear(c.img.Cr)
 	}
 	c.w, c.h = w, h
 	c.y = plane{pix: c.img.Y, w: w, h: h, stride: w, scale: 1}
@@ -114,6 +125,7 @@ func (c *canvas) reset(w, h int) {
 	c.cr = plane{pix: c.img.Cr, w: cw, h: ch, stride: cw, scale: 0.5}
 	if len(c.cover) < w+2 {
 		c.cover = make([]float32, w+2)
+		c.touched = make([]uint64, (w+2+63)/64)
 	}
 }
 
@@ -178,6 +190,18 @@ func blendSpan(p *plane, y, x0, x1 int, v uint8, a int) {
 	}
 }
 
+// blendRun blends value v with alpha a (0-256) into every sample of row.
+func blendRun(row []uint8, v uint8, a int) {
+	if a == 256 {
+		fillBytes(row, v)
+		return
+	}
+	vv := int(v)
+	for i, o := range row {
+		row[i] = uint8(int(o) + (vv-int(o))*a>>8)
+	}
+}
+
 // rect fills an axis-aligned rectangle with alpha in [0, 1], with
 // fractional coverage at its edges.
 func (c *canvas) rect(x0, y0, x1, y1 float64, col rgb, alpha float64) {
@@ -193,13 +217,13 @@ func (c *canvas) rect(x0, y0, x1, y1 float64, col rgb, alpha float64) {
 			continue
 		}
 		for y := iy0; y < iy1; y++ {
-			cy := math.Min(sy1, float64(y+1)) - math.Max(sy0, float64(y))
+			cy := min(sy1, float64(y+1)) - max(sy0, float64(y))
 			a := alpha * cy
 			// Left and right edge pixels get partial coverage.
-			lx := math.Min(sx1, float64(ix0+1)) - math.Max(sx0, float64(ix0))
+			lx := min(sx1, float64(ix0+1)) - max(sx0, float64(ix0))
 			blendSpan(p, y, ix0, ix0+1, v[i], int(a*lx*256+0.5))
 			if ix1-1 > ix0 {
-				rx := math.Min(sx1, float64(ix1)) - math.Max(sx0, float64(ix1-1))
+				rx := min(sx1, float64(ix1)) - max(sx0, float64(ix1-1))
 				blendSpan(p, y, ix1-1, ix1, v[i], int(a*rx*256+0.5))
 				if ix1-1 > ix0+1 {
 					blendSpan(p, y, ix0+1, ix1-1, v[i], int(a*256+0.5))
@@ -221,43 +245,71 @@ func (c *canvas) glow(cx, cy, rx, ry float64, col rgb, alpha float64) {
 		t := 1 - float64(i)/256
 		lut[i] = int32(alpha * t * t * 256)
 	}
-	for i, p := range c.planes() {
-		pcx, pcy, prx, pry := cx*p.scale, cy*p.scale, rx*p.scale, ry*p.scale
-		iy0, iy1 := max(int(pcy-pry), 0), min(int(pcy+pry)+1, p.h)
-		ix0, ix1 := max(int(pcx-prx), 0), min(int(pcx+prx)+1, p.w)
-		if ix0 >= ix1 || iy0 >= iy1 {
+	// Pixels at a distance of limit or more get an alpha of zero: the
+	// rows and spans drawn stop there.
+	limit := 256
+	for limit > 0 && lut[limit-1] == 0 {
+		limit--
+	}
+	c.glowPlane(&c.y, nil, cx, cy, rx, ry, v[0], 0, &lut, limit)
+	c.glowPlane(&c.cb, &c.cr, cx, cy, rx, ry, v[1], v[2], &lut, limit)
+}
+
+// glowPlane draws a glow into p with value v (and into p2, which shares
+// its geometry, with value v2, when p2 is not nil).
+func (c *canvas) glowPlane(p, p2 *plane, cx, cy, rx, ry float64, v, v2 uint8, lut *[257]int32, limit int) {
+	pcx, pcy, prx, pry := cx*p.scale, cy*p.scale, rx*p.scale, ry*p.scale
+	iy0, iy1 := max(int(pcy-pry), 0), min(int(pcy+pry)+1, p.h)
+	ix0, ix1 := max(int(pcx-prx), 0), min(int(pcx+prx)+1, p.w)
+	if ix0 >= ix1 || iy0 >= iy1 {
+		return
+	}
+	vv, vv2 := int32(v), int32(v2)
+	ky, kx := 256/(pry*pry), 256/(prx*prx)
+	if cap(c.gx) < ix1 {
+		c.gx = make([]float32, ix1)
+	}
+	gx := c.gx[:ix1]
+	for x := ix0; x < ix1; x++ {
+		dx := float64(x) + 0.5 - pcx
+		gx[x] = float32(dx * dx * kx)
+	}
+	flimit := float32(limit)
+	for y := iy0; y < iy1; y++ {
+		dy := float64(y) + 0.5 - pcy
+		dy2 := dy * dy * ky
+		if dy2 >= float64(limit) {
 			continue
 		}
-		vv := int32(v[i])
-		ky, kx := 256/(pry*pry), 256/(prx*prx)
-		if cap(c.gx) < ix1 {
-			c.gx = make([]float32, ix1)
-		}
-		gx := c.gx[:ix1]
-		for x := ix0; x < ix1; x++ {
-			dx := float64(x) + 0.5 - pcx
-			gx[x] = float32(dx * dx * kx)
-		}
-		for y := iy0; y < iy1; y++ {
-			dy := float64(y) + 0.5 - pcy
-			dy2 := dy * dy * ky
-			if dy2 >= 256 {
-				continue
-			}
-			// Only the span inside the ellipse on this row.
-			hw := prx * math.Sqrt(1-dy2/256)
-			x0, x1 := max(int(pcx-hw), ix0), min(int(pcx+hw)+1, ix1)
-			row := p.pix[y*p.stride:]
-			fy := float32(dy2)
+		// Only the span where the alpha is not zero on this row, with a
+		// pixel to spare on each side for rounding.
+		hw := prx * math.Sqrt((float64(limit)-dy2)/256)
+		x0, x1 := max(int(pcx-hw)-1, ix0), min(int(pcx+hw)+2, ix1)
+		row := p.pix[y*p.stride:]
+		fy := float32(dy2)
+		if p2 == nil {
 			for x := x0; x < x1; x++ {
 				d := gx[x] + fy
-				if d >= 256 {
+				if d >= flimit {
 					continue
 				}
 				a := lut[int(d)]
 				o := int32(row[x])
 				row[x] = uint8(o + (vv-o)*a>>8)
 			}
+			continue
+		}
+		row2 := p2.pix[y*p2.stride:]
+		for x := x0; x < x1; x++ {
+			d := gx[x] + fy
+			if d >= flimit {
+				continue
+			}
+			a := lut[int(d)]
+			o := int32(row[x])
+			row[x] = uint8(o + (vv-o)*a>>8)
+			o = int32(row2[x])
+			row2[x] = uint8(o + (vv2-o)*a>>8)
 		}
 	}
 }
@@ -266,24 +318,88 @@ func (c *canvas) glow(cx, cy, rx, ry float64, col rgb, alpha float64) {
 // scaling luma and pulling chroma towards neutral in step.
 func (c *canvas) vignette(strength float64) {
 	for _, p := range c.planes() {
-		fx := make([]int32, p.w)
+		if cap(c.vx) < p.w {
+			c.vx = make([]int32, p.w)
+		}
+		fx := c.vx[:p.w]
 		for x := range fx {
 			t := (float64(x)+0.5)/float64(p.w)*2 - 1
 			fx[x] = int32((1 - strength*0.5*t*t*t*t) * 256)
 		}
+		// The factor of a column changes slowly, least in the middle:
+		// long runs of equal factors are scaled a word at a time.
+		const long = 16
+		runs := c.vruns[:0]
+		for x0 := 0; x0 < len(fx); {
+			x1 := x0 + 1
+			for x1 < len(fx) && fx[x1] == fx[x0] {
+				x1++
+			}
+			if x1-x0 >= long {
+				runs = append(runs, [2]int{x0, x1})
+			}
+			x0 = x1
+		}
+		c.vruns = runs
 		chroma := p != &c.y
 		for y := range p.h {
 			t := (float64(y)+0.5)/float64(p.h)*2 - 1
 			fy := int32((1 - strength*0.6*t*t*t*t) * 256)
 			row := p.pix[y*p.stride : y*p.stride+p.w]
-			for x, o := range row {
-				f := fx[x] * fy >> 8
-				if chroma {
-					row[x] = uint8(128 + (int32(o)-128)*f>>8)
-				} else {
-					row[x] = uint8(int32(o) * f >> 8)
-				}
+			x := 0
+			for _, r := range runs {
+				scaleSamples(row[x:r[0]], fx[x:r[0]], fy, chroma)
+				scaleRun(row[r[0]:r[1]], fx[r[0]]*fy>>8, chroma)
+				x = r[1]
 			}
+			scaleSamples(row[x:], fx[x:], fy, chroma)
+		}
+	}
+}
+
+// scaleSamples scales each sample of row by fx[i]*fy/65536, as scaleRun
+// does with one factor.
+func scaleSamples(row []uint8, fx []int32, fy int32, chroma bool) {
+	fx = fx[:len(row)]
+	if chroma {
+		for i, o := range row {
+			row[i] = uint8(128 + (int32(o)-128)*(fx[i]*fy>>8)>>8)
+		}
+		return
+	}
+	for i, o := range row {
+		row[i] = uint8(int32(o) * (fx[i] * fy >> 8) >> 8)
+	}
+}
+
+// scaleRun scales every sample o of row by g/256: to o*g>>8 for luma,
+// and to 128+(o-128)*g>>8 for chroma, which pulls it towards neutral.
+func scaleRun(row []uint8, g int32, chroma bool) {
+	i := 0
+	if g >= 0 && g <= 256 {
+		// Eight samples at once, as 16-bit lanes of two words (even and
+		// odd bytes): o*g and, for chroma, the equal (o-128)*g + 128*256
+		// stay below 65536, so no lane carries into the next.
+		const even = 0x00ff00ff00ff00ff
+		gg := uint64(g)
+		var add uint64
+		if chroma {
+			add = uint64(128*256-128*g) * 0x0001000100010001
+		}
+		for ; i+8 <= len(row); i += 8 {
+			w := row[i : i+8 : i+8]
+			v := binary.LittleEndian.Uint64(w)
+			lo := (v&even)*gg + add
+			hi := (v>>8&even)*gg + add
+			binary.LittleEndian.PutUint64(w, lo>>8&even|(hi>>8&even)<<8)
+		}
+	}
+	for ; i < len(row); i++ {
+		o := int32(row[i])
+		if chroma {
+			row[i] = uint8(128 + (o-128)*g>>8)
+		} else {
+			row[i] = uint8(o * g >> 8)
 		}
 	}
 }
@@ -341,7 +457,7 @@ func (c *canvas) raster(p *plane, alpha float64, contours [][]pt, v uint8, p2 *p
 				dir = -1
 			}
 			c.edges = append(c.edges, edge{x0: ax, y0: ay, y1: by, dxdy: (bx - ax) / (by - ay), dir: dir})
-			minY, maxY = math.Min(minY, ay), math.Max(maxY, by)
+			minY, maxY = min(minY, ay), max(maxY, by)
 		}
 	}
 	if len(c.edges) == 0 {
@@ -358,6 +474,9 @@ func (c *canvas) raster(p *plane, alpha float64, contours [][]pt, v uint8, p2 *p
 	})
 	iy0, iy1 := max(int(math.Floor(minY)), 0), min(int(math.Ceil(maxY)), p.h)
 	cover := c.cover[:p.w+2]
+	// touched has a bit set for every index of cover written on the
+	// current row, where the coverage may change.
+	touched := c.touched[:(p.w+2+63)/64]
 	next := 0
 	c.act = c.act[:0]
 	const wgt = 1.0 / subRows
@@ -397,7 +516,7 @@ func (c *canvas) raster(p *plane, alpha float64, contours [][]pt, v uint8, p2 *p
 				if wind == 0 {
 					continue
 				}
-				xa, xb := math.Max(xs[i].x, 0), math.Min(xs[i+1].x, fw)
+				xa, xb := max(xs[i].x, 0), min(xs[i+1].x, fw)
 				if xb <= xa {
 					continue
 				}
@@ -412,7 +531,11 @@ func (c *canvas) raster(p *plane, alpha float64, contours [][]pt, v uint8, p2 *p
 					cover[ia+1] += fa * wgt
 					cover[ib] -= (1 - fb) * wgt
 					cover[ib+1] -= fb * wgt
+					mark(touched, ib)
+					mark(touched, ib+1)
 				}
+				mark(touched, ia)
+				mark(touched, ia+1)
 				lo, hi = min(lo, ia), max(hi, ib+1)
 			}
 		}
@@ -427,26 +550,49 @@ func (c *canvas) raster(p *plane, alpha float64, contours [][]pt, v uint8, p2 *p
 			row2 = p2.pix[y*p2.stride : y*p2.stride+p2.w]
 		}
 		fa := float32(alpha * 256)
-		vv, vv2 := int(v), int(v2)
-		for x := lo; x < hi; x++ {
+		for x := lo; x < hi; {
 			acc += cover[x]
 			cover[x] = 0
-			cv := min(acc, 1)
-			if cv <= 0.002 {
-				continue
+			touched[x>>6] &^= 1 << (x & 63)
+			// The pixels up to the next place an edge touched have the
+			// same coverage: one run, which inside a shape is a plain
+			// fill.
+			e := nextMark(touched, x+1, hi)
+			if cv := min(acc, 1); cv > 0.002 {
+				a := int(cv*fa + 0.5)
+				blendRun(row[x:e], v, a)
+				if row2 != nil {
+					blendRun(row2[x:e], v2, a)
+				}
 			}
-			a := int(cv*fa + 0.5)
-			o := int(row[x])
-			row[x] = uint8(o + (vv-o)*a>>8)
-			if row2 != nil {
-				o = int(row2[x])
-				row2[x] = uint8(o + (vv2-o)*a>>8)
-			}
+			x = e
 		}
 		for x := hi; x < p.w+2 && x <= hi+1; x++ {
 			cover[x] = 0
+			touched[x>>6] &^= 1 << (x & 63)
 		}
 	}
+}
+
+// mark sets bit i of a bitset.
+func mark(set []uint64, i int) { set[i>>6] |= 1 << (i & 63) }
+
+// nextMark returns the first set bit at or after from, or limit when none
+// is before limit.
+func nextMark(set []uint64, from, limit int) int {
+	i := from >> 6
+	if i >= len(set) {
+		return limit
+	}
+	if w := set[i] >> (from & 63); w != 0 {
+		return min(from+bits.TrailingZeros64(w), limit)
+	}
+	for i++; i < len(set) && i<<6 < limit; i++ {
+		if set[i] != 0 {
+			return min(i<<6+bits.TrailingZeros64(set[i]), limit)
+		}
+	}
+	return limit
 }
 
 // Shape builders. Each returns a new closed contour in canvas coordinates,
@@ -473,8 +619,8 @@ func reversed(pts []pt) []pt {
 
 // ellipsePts approximates an ellipse rotated by rot radians.
 func ellipsePts(cx, cy, rx, ry, rot float64) []pt {
-	r := math.Max(rx, ry)
-	n := int(math.Ceil(math.Pi * math.Sqrt(2*math.Max(r, 1))))
+	r := max(rx, ry)
+	n := int(math.Ceil(math.Pi * math.Sqrt(2*max(r, 1))))
 	n = min(max(n, 12), 360)
 	pts := make([]pt, n)
 	sr, cr := math.Sincos(rot)
@@ -499,7 +645,7 @@ func rectPts(cx, cy, w, h, rot float64) []pt {
 
 // roundRectPts is an axis-aligned rectangle with corner radius r.
 func roundRectPts(x0, y0, x1, y1, r float64) []pt {
-	r = math.Min(r, math.Min(x1-x0, y1-y0)/2)
+	r = min(r, min(x1-x0, y1-y0)/2)
 	if r <= 0.5 {
 		return []pt{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}
 	}
@@ -531,7 +677,7 @@ func linePts(a, b pt, width float64) []pt {
 
 // arcPts is a thick circular arc (a ring segment) from angle a0 to a1.
 func arcPts(cx, cy, r, width, a0, a1 float64) []pt {
-	n := int(math.Ceil(math.Abs(a1-a0) * math.Sqrt(math.Max(r, 1))))
+	n := int(math.Ceil(math.Abs(a1-a0) * math.Sqrt(max(r, 1))))
 	n = min(max(n, 8), 360)
 	pts := make([]pt, 0, 2*(n+1))
 	for i := 0; i <= n; i++ {

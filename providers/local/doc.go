@@ -23,7 +23,20 @@
 // Shapes are anti-aliased polygons rasterised straight into the Y, Cb and
 // Cr planes of a 4:2:0 image (chroma at half resolution), the layout the
 // JPEG encoder reads without conversion; there are no per-pixel interface
-// calls and render buffers are pooled per Provider. At 1200x800 an image
-// takes about 20 ms on one core, two thirds of it in image/jpeg, so 500
-// featured images are a matter of seconds.
+// calls, rows inside a shape are filled run by run, the vignette scales
+// eight samples at a time where its factor is constant, and render
+// buffers are pooled per Provider (a pooled canvas is cleared, so an image
+// never depends on the one drawn before it). Images are encoded with
+// imaging.AppendJPEG, which reads the planes directly and skips most of
+// the transform for flat blocks and gradients. At 1200x800 an image takes
+// under 10 ms of one core to draw and encode (a third of what per-pixel
+// drawing and image/jpeg took), and its renditions (imaging.RenditionsOf
+// on the pixels the image comes with) a millisecond or two more. A
+// Generator draws several at once: 500 posts with featured images and
+// their renditions take about 6 s of processor time, about 3 s on two
+// idle cores.
+//
+// JPEG suits every scene: each has gradients, glows and a vignette, which
+// a palette PNG would band (and mapping to a palette costs more than the
+// whole JPEG).
 package local

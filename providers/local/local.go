@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"image"
 	"image/draw"
-	"image/jpeg"
 	"image/png"
 	"math"
 	"math/rand/v2"
 	"sync"
 
 	"github.com/contentgen/contentgen/providers"
+	"github.com/contentgen/contentgen/providers/imaging"
 )
 
 // Output formats of Options.Format.
@@ -43,6 +43,7 @@ type Provider struct {
 	noCaption bool
 	font      *font
 	pool      sync.Pool // *canvas
+	out       sync.Pool // *[]byte: encoder output before it is copied
 }
 
 var _ providers.ImageProvider = (*Provider)(nil)
@@ -67,7 +68,9 @@ func New(opts *Options) (*Provider, error) {
 	default:
 		return nil, fmt.Errorf("local: Options.Format %q is neither %q nor %q", o.Format, FormatJPEG, FormatPNG)
 	}
-	return &Provider{quality: o.Quality, format: o.Format, noCaption: o.NoCaption, font: parseFont()}, nil
+	p := &Provider{quality: o.Quality, format: o.Format, noCaption: o.NoCaption, font: parseFont()}
+	p.out.New = func() any { return new([]byte) }
+	return p, nil
 }
 
 // Info describes the provider: it supports categories, needs no key and is
@@ -103,26 +106,33 @@ func (p *Provider) Image(ctx context.Context, req providers.ImageRequest) (*prov
 		p.pool.Put(c)
 		return nil, err
 	}
-	var buf bytes.Buffer
-	buf.Grow(req.Width * req.Height / 6)
+	out := p.out.Get().(*[]byte)
+	defer p.out.Put(out)
 	img := &providers.Image{Width: req.Width, Height: req.Height, Title: title(req)}
 	if p.format == FormatPNG {
 		rgba := image.NewRGBA(c.img.Rect)
 		draw.Draw(rgba, rgba.Rect, c.img, image.Point{}, draw.Src)
 		p.pool.Put(c)
-		if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, rgba); err != nil {
+		buf := bytes.NewBuffer((*out)[:0])
+		err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(buf, rgba)
+		*out = buf.Bytes()
+		if err != nil {
 			return nil, fmt.Errorf("local: encode png: %w", err)
 		}
 		img.MIMEType, img.Ext, img.Pixels = "image/png", "png", rgba
 	} else {
-		if err := jpeg.Encode(&buf, c.img, &jpeg.Options{Quality: p.quality}); err != nil {
+		var err error
+		*out, err = imaging.AppendJPEG((*out)[:0], c.img, p.quality)
+		if err != nil {
 			p.pool.Put(c)
 			return nil, fmt.Errorf("local: encode jpeg: %w", err)
 		}
 		img.MIMEType, img.Ext, img.Pixels = "image/jpeg", "jpg", c.img
 		img.Release = sync.OnceFunc(func() { p.pool.Put(c) })
 	}
-	img.Data = bytes.Clone(buf.Bytes())
+	// The image keeps a copy of its exact size; the buffer that grew while
+	// encoding stays with the Provider.
+	img.Data = bytes.Clone(*out)
 	return img, nil
 }
 

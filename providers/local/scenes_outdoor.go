@@ -156,8 +156,9 @@ func sceneAnimals(c *canvas, r *rng) {
 	for range r.i(0, 2) {
 		c.cloud(r, W*r.f(0, 1), H*r.f(0.1, 0.3), M*r.f(0.1, 0.18), sky.cloud, 0.35)
 	}
-	// Distant hills and the ground.
-	c.poly(1, mix(dark, sky.bottom, 0.45), ridge(0, W, ground, H*0.06, ground+2, profile(r, 64, 0.5)))
+	// Distant hills and the ground. The hills reach the bottom, so that
+	// no pixel is left unpainted where the wavy ground dips.
+	c.poly(1, mix(dark, sky.bottom, 0.45), ridge(0, W, ground, H*0.06, H+1, profile(r, 64, 0.5)))
 	c.poly(1, dark, wavyBand(W, ground, H*0.012, H+1, newWaves(r, 1.2)))
 	// Acacia.
 	tx := W * pick(r, []float64{r.f(0.05, 0.25), r.f(0.75, 0.95)})
