@@ -100,7 +100,9 @@ func (sqliteDialect) ddl(q string) string {
 // ones go as one JSON array, which costs more per row but has no limit.
 const maxInlineList = 256
 
-func (sqliteDialect) inList(col string, list any) (string, []any) {
+// listArgs returns the values of an inList list (a []int64 or []string)
+// as statement arguments.
+func listArgs(list any) []any {
 	var args []any
 	switch l := list.(type) {
 	case []int64:
@@ -116,6 +118,11 @@ func (sqliteDialect) inList(col string, list any) (string, []any) {
 	default:
 		panic(fmt.Sprintf("sqlstore: inList of %T", list))
 	}
+	return args
+}
+
+func (sqliteDialect) inList(col string, list any) (string, []any) {
+	args := listArgs(list)
 	if len(args) > maxInlineList {
 		b, _ := json.Marshal(list) // []int64 and []string always encode
 		return col + " IN (SELECT value FROM json_each(?))", []any{string(b)}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/go-sql-driver/mysql"
@@ -42,21 +41,7 @@ func (d mysqlDialect) ddl(q string) string {
 // driver interpolates the arguments into the statement (interpolateParams),
 // so the server's limit on placeholders does not apply.
 func (mysqlDialect) inList(col string, list any) (string, []any) {
-	var args []any
-	switch l := list.(type) {
-	case []int64:
-		args = make([]any, len(l))
-		for i, v := range l {
-			args[i] = v
-		}
-	case []string:
-		args = make([]any, len(l))
-		for i, v := range l {
-			args[i] = v
-		}
-	default:
-		panic(fmt.Sprintf("sqlstore: inList of %T", list))
-	}
+	args := listArgs(list)
 	return col + " IN (?" + strings.Repeat(",?", len(args)-1) + ")", args
 }
 
