@@ -44,6 +44,9 @@ type contract struct {
 	// checked holds the ids of the operations that gave a successful
 	// answer the document allows.
 	checked sync.Map
+	// mu serialises checks: the validator renders schemas lazily into
+	// the shared model, which is not safe for concurrent use.
+	mu sync.Mutex
 }
 
 var (
@@ -107,6 +110,8 @@ type exchange struct {
 
 // check returns how x departs from the document, empty when it does not.
 func (c *contract) check(x *exchange) []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	req := httptest.NewRequest(x.method, x.target, bytes.NewReader(x.body))
 	req.Header = x.header.Clone()
 	_, err := c.router.FindRoute(req)
