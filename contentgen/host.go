@@ -159,6 +159,10 @@ type TermQuery struct {
 	MetaKey, MetaValue string
 	Limit              int
 	Offset             int
+	// Bare tells the host that the caller reads only ID, Taxonomy, Name,
+	// Slug, Description and ParentID: a host may then leave Meta and
+	// Count unset, which spares it counting the posts of every term.
+	Bare bool
 }
 
 // UserQuery selects users. Zero fields do not filter.

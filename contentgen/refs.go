@@ -48,7 +48,7 @@ func refsOn(ctx context.Context, h Host, kind ObjectKind, q refQuery) ([]ref, er
 			out = append(out, ref{id: it.ID, title: it.Title, subtype: it.Type})
 		}
 	case KindTerm:
-		items, err := h.Terms(ctx, TermQuery{IDs: q.ids, Taxonomies: q.subtypes, MetaKey: q.metaKey, MetaValue: q.metaValue})
+		items, err := h.Terms(ctx, TermQuery{IDs: q.ids, Taxonomies: q.subtypes, MetaKey: q.metaKey, MetaValue: q.metaValue, Bare: true})
 		if err != nil {
 			return nil, failed(err, "listing terms")
 		}

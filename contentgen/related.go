@@ -24,7 +24,7 @@ func (g *Generator) fillEmptyTaxonomies(ctx context.Context, rn *run, postType s
 			rn.warn("Field %s points at taxonomy %s, which is not registered", f.Name, f.Taxonomy)
 			continue
 		}
-		existing, err := g.host.Terms(ctx, TermQuery{Taxonomies: []string{tax.Name}, Limit: 1})
+		existing, err := g.host.Terms(ctx, TermQuery{Taxonomies: []string{tax.Name}, Limit: 1, Bare: true})
 		if err != nil {
 			return failed(err, "listing terms")
 		}

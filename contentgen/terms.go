@@ -115,7 +115,7 @@ func (g *Generator) checkTaxonomyConfig(ctx context.Context, pt PostType, cfg te
 			if len(s.TermIDs) == 0 {
 				return invalid(param+".term_ids", "%s.term_ids must list at least one term in choose mode", param)
 			}
-			found, err := g.host.Terms(ctx, TermQuery{IDs: OnlyIDs(s.TermIDs...), Taxonomies: []string{slug}})
+			found, err := g.host.Terms(ctx, TermQuery{IDs: OnlyIDs(s.TermIDs...), Taxonomies: []string{slug}, Bare: true})
 			if err != nil {
 				return failed(err, "reading terms")
 			}
@@ -175,7 +175,7 @@ func (g *Generator) prepareTerms(ctx context.Context, rn *run, p *postsPlan, mad
 			// A saved template may name terms deleted since; use those
 			// that still exist.
 			want := dedupeIDs(setting.TermIDs)
-			found, err := g.host.Terms(ctx, TermQuery{IDs: OnlyIDs(want...), Taxonomies: []string{slug}})
+			found, err := g.host.Terms(ctx, TermQuery{IDs: OnlyIDs(want...), Taxonomies: []string{slug}, Bare: true})
 			if err != nil {
 				return nil, failed(err, "reading terms")
 			}
@@ -247,7 +247,7 @@ func termCounts(s templates.TaxonomySetting) (lo, hi int) {
 
 // termIDs lists the ids of a taxonomy's terms, leaving out skip.
 func (g *Generator) termIDs(ctx context.Context, taxonomy string, skip []int64) ([]int64, error) {
-	terms, err := g.host.Terms(ctx, TermQuery{Taxonomies: []string{taxonomy}})
+	terms, err := g.host.Terms(ctx, TermQuery{Taxonomies: []string{taxonomy}, Bare: true})
 	if err != nil {
 		return nil, failed(err, "listing terms")
 	}
@@ -276,7 +276,7 @@ type termNamer struct {
 
 // newTermNamer reads the names and slugs in use in a taxonomy through h.
 func newTermNamer(ctx context.Context, h Host, taxonomy string) (*termNamer, error) {
-	terms, err := h.Terms(ctx, TermQuery{Taxonomies: []string{taxonomy}})
+	terms, err := h.Terms(ctx, TermQuery{Taxonomies: []string{taxonomy}, Bare: true})
 	if err != nil {
 		return nil, err
 	}

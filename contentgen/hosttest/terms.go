@@ -30,6 +30,24 @@ func termTests() []test {
 				requireSubset(t, in[i].Meta, got.Meta)
 			}
 		}},
+		{"BareQueryKeepsIdentity", func(t *testing.T, f *fixture) {
+			// A bare query may leave out meta and counts, never what
+			// identifies a term or places it in its tree.
+			f.needHier(t)
+			parent := f.createTerm(t, f.hier, "Bare parent", 0)
+			f.createTerm(t, f.hier, "Bare child", parent)
+			full := f.terms(t, contentgen.TermQuery{Taxonomies: []string{f.hier.Name}})
+			bare := f.terms(t, contentgen.TermQuery{Taxonomies: []string{f.hier.Name}, Bare: true})
+			require.Len(t, bare, len(full))
+			for i := range full {
+				require.Equal(t, full[i].ID, bare[i].ID, "the same terms in the same order")
+				require.Equal(t, full[i].Taxonomy, bare[i].Taxonomy)
+				require.Equal(t, full[i].Name, bare[i].Name)
+				require.Equal(t, full[i].Slug, bare[i].Slug)
+				require.Equal(t, full[i].Description, bare[i].Description)
+				require.Equal(t, full[i].ParentID, bare[i].ParentID)
+			}
+		}},
 		{"GivenSlugIsKept", func(t *testing.T, f *fixture) {
 			f.needHier(t)
 			in := f.term(f.hier, "Slugged", 0)

@@ -206,7 +206,7 @@ func (h *Host) Terms(ctx context.Context, tq contentgen.TermQuery) ([]contentgen
 			out = append(out, t)
 			return err
 		})
-		if err != nil || len(out) == 0 {
+		if err != nil || len(out) == 0 || tq.Bare {
 			return err
 		}
 		ids := make([]int64, len(out))
