@@ -3,8 +3,10 @@ package contentgen_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/mail"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,6 +15,8 @@ import (
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/contentgen/memhost"
 	"github.com/contentgen/contentgen/history"
+	"github.com/contentgen/contentgen/providers"
+	"github.com/contentgen/contentgen/providers/local"
 )
 
 var epoch = time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
@@ -551,4 +555,40 @@ func TestPostsProgressCounts(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, res.IDs, 4)
 	require.Equal(t, []int{1, 2, 3, 4}, done)
+}
+
+// TestImagesReportProgressAsTheyAreMade checks that a run with images
+// reports each image made, counting up, before it stores the first one.
+func TestImagesReportProgressAsTheyAreMade(t *testing.T) {
+	t.Parallel()
+	host, err := memhost.NewDemo(nil)
+	require.NoError(t, err)
+	prov, err := local.New(nil)
+	require.NoError(t, err)
+	seed := int64(4)
+	gen, err := contentgen.New(host, history.NewMemStore(nil), &contentgen.Config{Seed: &seed, ImageProviders: []providers.ImageProvider{prov}})
+	require.NoError(t, err)
+	var mu sync.Mutex
+	var made []string
+	stored := 0
+	_, err = gen.GeneratePosts(context.Background(), contentgen.PostsRequest{
+		Count: new(5), ImageProvider: providers.Local, ImageWidth: new(200), ImageHeight: new(150),
+		Progress: func(e contentgen.Event) {
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case strings.Contains(e.Message, " made ("):
+				require.Zero(t, stored, "every image is made before the first is stored")
+				made = append(made, e.Message)
+			case strings.Contains(e.Message, " stored ("):
+				stored++
+			}
+		},
+	})
+	require.NoError(t, err)
+	require.Equal(t, 5, stored)
+	require.Len(t, made, 5)
+	for i, m := range made {
+		require.True(t, strings.HasPrefix(m, fmt.Sprintf("Image %d of 5 made (200x150)", i+1)), m)
+	}
 }

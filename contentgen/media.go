@@ -33,6 +33,12 @@ func (g *Generator) fetchImages(ctx context.Context, rn *run, prov providers.Ima
 	errs := make([]error, len(reqs))
 	sem := make(chan struct{}, g.cfg.ImageConcurrency)
 	var wg sync.WaitGroup
+	// Images are stored once all are made; each one made is reported as
+	// it comes, one report at a time, so that progress moves meanwhile.
+	var made struct {
+		sync.Mutex
+		n int
+	}
 	for i := range reqs {
 		if ctx.Err() != nil {
 			errs[i] = ctx.Err()
@@ -57,6 +63,12 @@ func (g *Generator) fetchImages(ctx context.Context, rn *run, prov providers.Ima
 					imgs[i].Release()
 					imgs[i].Pixels, imgs[i].Release = nil, nil
 				}
+			}
+			if errs[i] == nil && imgs[i] != nil {
+				made.Lock()
+				made.n++
+				rn.info("Image %d of %d made (%dx%d)", made.n, len(reqs), imgs[i].Width, imgs[i].Height)
+				made.Unlock()
 			}
 		}()
 	}
