@@ -475,13 +475,23 @@ func decDate(v int64) time.Time {
 	return time.UnixMicro(v).UTC()
 }
 
+// SQLBatchSize is the Config.BatchSize DB.Generator uses when cfg leaves
+// it zero: a batch is one transaction, and in SQL fewer, larger ones cost
+// less per item (a batch of 250 posts holds SQLite's write lock for a few
+// tens of milliseconds).
+const SQLBatchSize = 250
+
 // Generator returns a Generator over host that keeps everything in the
 // database: its history, templates and state. cfg may be nil; its State
-// and Templates are replaced by the database's.
+// and Templates are replaced by the database's, and a zero BatchSize
+// becomes SQLBatchSize.
 func (db *DB) Generator(host *Host, cfg *contentgen.Config) (*contentgen.Generator, error) {
 	var c contentgen.Config
 	if cfg != nil {
 		c = *cfg
+	}
+	if c.BatchSize == 0 {
+		c.BatchSize = SQLBatchSize
 	}
 	c.State, c.Templates = db.State(), db.Templates()
 	return contentgen.New(host, db.History(), &c)
