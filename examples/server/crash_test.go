@@ -6,9 +6,7 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"fmt"
 	mathrand "math/rand/v2"
 	"net/http"
@@ -25,10 +23,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen/sqlstore"
+	"github.com/contentgen/contentgen/examples/internal/pgtest"
 )
-
-// envPostgres names the PostgreSQL the two-server test runs on.
-const envPostgres = "CONTENTGEN_TEST_POSTGRES"
 
 // envCrashSeed overrides the seed of the crash test's random choices.
 const envCrashSeed = "CONTENTGEN_CRASH_SEED"
@@ -444,29 +440,8 @@ func namedFiles(t *testing.T, db *sql.DB) map[string]bool {
 // there, that no request failed but with a documented conflict, and that
 // a cleanup leaves the hand-made demo site.
 func TestTwoServersPostgres(t *testing.T) {
-	dsn := os.Getenv(envPostgres)
-	if dsn == "" {
-		t.Skip(envPostgres + " is not set: the two-server PostgreSQL test needs a PostgreSQL URL")
-	}
+	siteDSN := pgtest.Schema(t, "contentgen_two_", "the two-server PostgreSQL test")
 	t.Parallel()
-	admin, err := sql.Open("pgx", dsn)
-	require.NoError(t, err)
-	t.Cleanup(func() { admin.Close() })
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	schema := "contentgen_two_" + hex.EncodeToString(b[:])
-	_, err = admin.Exec("CREATE SCHEMA " + schema)
-	require.NoError(t, err)
-	t.Cleanup(func() {
-		if _, err := admin.Exec("DROP SCHEMA " + schema + " CASCADE"); err != nil {
-			t.Errorf("dropping schema %s: %v", schema, err)
-		}
-	})
-	sep := "?"
-	if strings.Contains(dsn, "?") {
-		sep = "&"
-	}
-	siteDSN := dsn + sep + "search_path=" + schema
 	bin := buildBinary(t)
 	mediaDir := filepath.Join(t.TempDir(), "media")
 
