@@ -288,7 +288,7 @@ var snippets = []snippet{
 	{"go", "func {a}({b} []int) int {\n\ttotal := 0\n\tfor _, {c} := range {b} {\n\t\tif {c} > {n} && {c} < {m} {\n\t\t\ttotal += {c}\n\t\t}\n\t}\n\treturn total\n}"},
 	{"go", "type {A} struct {\n\t{B} string\n\t{C} int\n}\n\nfunc (x *{A}) {a}() bool { return x.{C} >= {n} }"},
 	{"javascript", "const {a} = [{n}, {m}, {n} + {m}];\nconst {b} = {a}.filter((x) => x > {n}).map((x) => `{c}-${x}`);\nconsole.log({b}.join(\", \"));"},
-	{"python", "def {a}({b}):\n    \"\"\"Return the {c} values above {n}.\"\"\"\n    return [x for x in {b} if x > {n}]\n\nprint({a}([{n}, {m}]))"},
+	{"python", "def {a}({b}, {c}={n}):\n    return [x for x in {b} if x > {c}]\n\nprint({a}([{n}, {m}]))"},
 	{"shell", "mkdir -p {a}/{b} && cd {a}\nfor f in *.txt; do\n  grep -c \"{c}\" \"$f\" > \"{b}/$f.count\"\ndone"},
 	{"sql", "SELECT {a}, COUNT(*) AS {b}\nFROM {c}\nWHERE {a} <> '' AND {b} < {m}\nGROUP BY {a}\nORDER BY {b} DESC\nLIMIT {n};"},
 }
