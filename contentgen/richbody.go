@@ -40,9 +40,11 @@ type bodyMaterial struct {
 	posts     []string
 	images    []locales.InlineImage
 	technical map[int64]bool
-	// links and shown are reused for the options of each post.
-	links []locales.Link
-	shown []locales.InlineImage
+	// links and shown are reused for the options of each post, scratch
+	// for building addresses.
+	links   []locales.Link
+	shown   []locales.InlineImage
+	scratch []byte
 }
 
 // maxLinkedPosts caps the site's posts a run reads to link to.
@@ -121,16 +123,20 @@ func (m *bodyMaterial) addPost(typ string, id int64) {
 	if m == nil || m.siteURL == "" {
 		return
 	}
-	u := m.siteURL + "/?"
+	b := append(m.scratch[:0], m.siteURL...)
 	switch typ {
 	case "post":
-		u += "p="
+		b = append(b, "/?p="...)
 	case "page":
-		u += "page_id="
+		b = append(b, "/?page_id="...)
 	default:
-		u += "post_type=" + typ + "&p="
+		b = append(b, "/?post_type="...)
+		b = append(b, typ...)
+		b = append(b, "&p="...)
 	}
-	m.posts = append(m.posts, u+strconv.FormatInt(id, 10))
+	b = strconv.AppendInt(b, id, 10)
+	m.posts = append(m.posts, string(b))
+	m.scratch = b
 }
 
 // technicalStems start the words of term names whose topic is technical:

@@ -270,7 +270,7 @@ func (w *Writer) writeTable(d *markup.Doc) {
 				if decimals[c] == 0 {
 					x = float64(w.r.IntN(5000))
 				}
-				w.buf = append(w.buf, w.p.FormatNumber(x, decimals[c])...)
+				w.buf = w.p.appendNumber(w.buf, x, decimals[c])
 			}
 			w.buf = d.Text(w.buf, start)
 			w.buf = d.CloseCell(w.buf)
