@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/contentgen/contentgen/history"
-	"github.com/contentgen/contentgen/locales"
 )
 
 // GeneratePosts creates posts as req asks and reports what it made.
@@ -69,6 +68,8 @@ type preparedPosts struct {
 	shapes  []postShape
 	images  []int64
 	fields  *fieldPlan
+	// bodies is what the bodies link to and show; nil when none asks.
+	bodies *bodyMaterial
 	// dates are the dates of the posts written, by index.
 	dates []time.Time
 }
@@ -96,6 +97,9 @@ func (g *Generator) preparePosts(ctx context.Context, rn *run, p *postsPlan, res
 	if prep.images, err = g.featuredImages(ctx, rn, p, prep.shapes); err != nil {
 		return nil, err
 	}
+	if prep.bodies, err = g.prepareBodies(ctx, p, prep.shapes, prep.terms); err != nil {
+		return nil, err
+	}
 	if prep.fields, err = g.prepareFields(ctx, rn, p, prep.authors, res); err != nil {
 		return nil, err
 	}
@@ -121,7 +125,7 @@ func (g *Generator) writePosts(ctx context.Context, rn *run, p *postsPlan, prep 
 			}
 			posts = make([]Post, 0, hi-lo)
 			for i := lo; i < hi; i++ {
-				post := rn.makePost(p, &prep.shapes[i], prep.authors.ids, prep.terms, prep.images[i])
+				post := rn.makePost(p, &prep.shapes[i], prep.authors.ids, prep.terms, prep.images[i], prep.bodies)
 				if err := prep.fields.apply(ctx, rn, &post); err != nil {
 					return err
 				}
@@ -153,6 +157,9 @@ func (g *Generator) writePosts(ctx context.Context, rn *run, p *postsPlan, prep 
 				work.richPosts++
 			} else {
 				work.basicPosts++
+			}
+			if post.Status == StatusPublish {
+				prep.bodies.addPost(post.Type, id)
 			}
 			if post.FeaturedMediaID != 0 {
 				res.WithFeaturedImage++
@@ -306,10 +313,11 @@ type postShape struct {
 	terms      bool
 	fewTerms   bool
 	comments   bool
+	rich       richness
 }
 
 func (rn *run) shape(p *postsPlan) postShape {
-	full := postShape{paragraphs: rn.between(4, 8), excerpt: true, featured: true, terms: true, comments: true}
+	full := postShape{paragraphs: rn.between(4, 8), excerpt: true, featured: true, terms: true, comments: true, rich: richAll}
 	if !p.variation {
 		return full
 	}
@@ -334,11 +342,15 @@ func (rn *run) shape(p *postsPlan) postShape {
 		featured:   rn.percent(50),
 		terms:      rn.percent(50),
 		comments:   rn.percent(50),
+		rich: richness{
+			ordered: true, emphasis: true, links: true, technical: true,
+			quotes: rn.percent(50), images: rn.percent(30),
+		},
 	}
 }
 
-// makePost builds one post.
-func (rn *run) makePost(p *postsPlan, sh *postShape, authors []int64, tax *termPlan, mediaID int64) Post {
+// makePost builds one post; its body links to and shows what m holds.
+func (rn *run) makePost(p *postsPlan, sh *postShape, authors []int64, tax *termPlan, mediaID int64, m *bodyMaterial) Post {
 	w := rn.w
 	status := p.status
 	if status == "random" {
@@ -354,26 +366,25 @@ func (rn *run) makePost(p *postsPlan, sh *postShape, authors []int64, tax *termP
 		Type:   p.pt.Name,
 		Status: status,
 		Title:  w.Title(),
-		Content: w.Body(locales.HTMLOptions{
-			Paragraphs: sh.paragraphs,
-			Headings:   sh.paragraphs >= 3,
-			Lists:      sh.paragraphs >= 3 && rn.percent(50),
-		}, p.format),
-		Date: date,
-		Meta: trackMeta(1),
+		Date:   date,
+		Meta:   trackMeta(1),
 	}
+	// The terms come before the body, whose elements follow its topic.
+	if sh.terms && tax != nil {
+		post.Terms = tax.assign(rn, sh.fewTerms)
+	}
+	featured := int64(0)
+	if sh.featured {
+		featured = mediaID
+	}
+	post.Content = w.Body(rn.bodyOptions(sh, m, post.Terms, featured), p.format)
 	if sh.excerpt {
 		post.Excerpt = w.Excerpt()
 	}
 	if len(authors) > 0 {
 		post.AuthorID = authors[rn.r.IntN(len(authors))]
 	}
-	if sh.featured {
-		post.FeaturedMediaID = mediaID
-	}
-	if sh.terms && tax != nil {
-		post.Terms = tax.assign(rn, sh.fewTerms)
-	}
+	post.FeaturedMediaID = featured
 	if p.template != nil {
 		post.Meta[TemplateKey] = strconv.FormatInt(p.template.ID, 10)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
 
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/locales/markup/markuptest"
@@ -65,7 +66,8 @@ func TestContentFormats(t *testing.T) {
 	md, formats := generateBodies(t, "/generate/posts/stream", map[string]any{"content_format": "markdown"})
 	requireFormat(t, formats, "markdown")
 
-	conv := goldmark.New()
+	// Markdown tables are GFM pipe tables.
+	conv := goldmark.New(goldmark.WithExtensions(extension.Table))
 	for i := range html {
 		want, err := markuptest.Outline(html[i])
 		require.NoError(t, err)

@@ -64,6 +64,27 @@ func benchBody(b *testing.B, f markup.Format) {
 	}
 }
 
+// BenchmarkRichBody writes the body of BenchmarkHTML with every rich
+// element on (sub-headings, a numbered or bulleted list, a quote,
+// emphasis, links, an image, a table and a code block) in each format.
+func BenchmarkRichBody(b *testing.B) {
+	o := HTMLOptions{Paragraphs: 5, Headings: true, Lists: true, SubHeadings: true, OrderedLists: true,
+		Quotes: true, Emphasis: true, Technical: true,
+		Links:  []Link{{URL: "http://localhost:8080/?p=12"}, {URL: "https://www.example.com/guide"}},
+		Images: []InlineImage{{ID: 4, URL: "http://localhost:8080/wp-content/uploads/lake.jpg", Alt: "A lake"}}}
+	for _, code := range []string{"en_US", "ja"} {
+		for _, f := range markup.Formats() {
+			b.Run(code+"/"+string(f), func(b *testing.B) {
+				w := benchWriter(b, code)
+				b.ReportAllocs()
+				for b.Loop() {
+					_ = w.Body(o, f)
+				}
+			})
+		}
+	}
+}
+
 func BenchmarkPersonAndEmail(b *testing.B) {
 	for _, code := range benchLocales {
 		b.Run(code, func(b *testing.B) {

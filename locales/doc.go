@@ -10,7 +10,11 @@
 // so that the only allocation per call is the returned string.
 //
 // Writer.Body writes a body in any format of its subpackage markup, the
-// only package of the module it imports.
+// only package of the module it imports. HTMLOptions shape it: headings
+// and sub-headings, bulleted or numbered lists, quotes with attribution,
+// emphasis, links to addresses and images the caller supplies, and tables
+// and code blocks for technical topics; the random choices never depend on
+// the format.
 //
 // # Data files
 //

@@ -1,9 +1,9 @@
 package locales
 
 import (
+	"bytes"
 	"math"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -135,14 +135,22 @@ func (p *Pack) FormatNumber(f float64, decimals int) string {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return strconv.FormatFloat(f, 'f', -1, 64)
 	}
+	var tmp [96]byte
+	return string(p.appendNumber(tmp[:0], f, decimals))
+}
+
+// appendNumber appends f as FormatNumber writes it; f must be finite.
+func (p *Pack) appendNumber(b []byte, f float64, decimals int) []byte {
 	if decimals < 0 {
 		decimals = 0
 	}
 	var tmp [64]byte
 	digits := strconv.AppendFloat(tmp[:0], math.Abs(f), 'f', decimals, 64)
-	intPart, frac, _ := strings.Cut(string(digits), ".")
-	b := make([]byte, 0, len(digits)+8)
-	if f < 0 && strings.Trim(string(digits), "0.") != "" {
+	intPart, frac := digits, digits[:0]
+	if i := bytes.IndexByte(digits, '.'); i >= 0 {
+		intPart, frac = digits[:i], digits[i+1:]
+	}
+	if f < 0 && len(bytes.Trim(digits, "0.")) > 0 {
 		b = append(b, p.minus...)
 	}
 	if len(intPart) >= 3+p.minGroup {
@@ -158,9 +166,9 @@ func (p *Pack) FormatNumber(f float64, decimals int) string {
 	} else {
 		b = append(b, intPart...)
 	}
-	if frac != "" {
+	if len(frac) > 0 {
 		b = append(b, p.decimal...)
 		b = append(b, frac...)
 	}
-	return string(b)
+	return b
 }

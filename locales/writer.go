@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/contentgen/contentgen/locales/markup"
 )
 
 // Source chooses what kind of running text a Writer produces.
@@ -21,16 +19,6 @@ const (
 	RealText Source = "realtext"
 )
 
-// HTMLOptions shapes the body written by Writer.HTML and Writer.Body.
-type HTMLOptions struct {
-	// Paragraphs is the number of paragraphs (at least 1).
-	Paragraphs int
-	// Headings inserts <h2> headings between groups of paragraphs.
-	Headings bool
-	// Lists inserts one <ul> list into the body.
-	Lists bool
-}
-
 // A Writer makes up text from a Pack with a caller's random source: the same
 // pack, source and random state give the same text. It is not safe for
 // concurrent use; make one per goroutine. Every method returns a new string
@@ -40,6 +28,8 @@ type Writer struct {
 	r   *rand.Rand
 	src Source
 	buf []byte
+	// tmp holds a copy of text that Body writes again with inline markup.
+	tmp []byte
 	// sep separates words and sentences: the pack's for real text, a space
 	// for Latin placeholder text.
 	sep string
@@ -436,66 +426,6 @@ func (w *Writer) Bio() string {
 	return w.out()
 }
 
-// HTML returns an HTML body of o.Paragraphs paragraphs (<p>), with <h2>
-// headings before every second or third paragraph when o.Headings is set and
-// one <ul> list of three to six items when o.Lists is set. Every element
-// sits on its own line. It is Body in markup.HTML.
-func (w *Writer) HTML(o HTMLOptions) string { return w.Body(o, markup.HTML) }
-
-// Body returns a body shaped by o, as HTML describes it, in format f
-// (markup.HTML when f is not a format). The random choices do not depend
-// on f: the same random state gives the same text and structure in every
-// format.
-func (w *Writer) Body(o HTMLOptions, f markup.Format) string {
-	n := o.Paragraphs
-	if n < 1 {
-		n = 1
-	}
-	listAt := -1
-	if o.Lists {
-		listAt = w.r.IntN(n)
-	}
-	d := markup.Begin(w.buf, f)
-	nextHeading := 0
-	for i := 0; i < n; i++ {
-		if o.Headings && i == nextHeading && (i > 0 || n > 2) {
-			w.buf = d.OpenHeading(w.buf, 2)
-			start := len(w.buf)
-			w.appendTitle(2, 5)
-			w.buf = d.Text(w.buf, start)
-			w.buf = d.CloseHeading(w.buf, 2)
-			nextHeading = i + w.between(2, 3)
-		}
-		w.buf = d.OpenParagraph(w.buf)
-		start := len(w.buf)
-		w.appendParagraphText(w.between(3, 6))
-		w.buf = d.Text(w.buf, start)
-		w.buf = d.CloseParagraph(w.buf)
-		if i == listAt {
-			w.buf = d.OpenList(w.buf)
-			for j, k := 0, w.between(3, 6); j < k; j++ {
-				w.buf = d.OpenItem(w.buf)
-				start := len(w.buf)
-				if w.src == RealText {
-					w.appendPattern(&w.p.clauses[w.r.IntN(len(w.p.clauses))], true)
-				} else {
-					for m, words := 0, w.between(2, 6); m < words; m++ {
-						if m > 0 {
-							w.space()
-						}
-						w.word()
-					}
-				}
-				w.upperAt(start)
-				w.buf = d.Text(w.buf, start)
-				w.buf = d.CloseItem(w.buf)
-			}
-			w.buf = d.CloseList(w.buf)
-		}
-	}
-	return w.out()
-}
-
 // TermName returns a name for a category or tag of the locale: usually one
 // term ("Reisen"), sometimes two joined by the language's "and" ("Reisen und
 // Musik", "Voyages et musique"). Its slug is Pack.Slug of the name.
@@ -560,6 +490,14 @@ type Person struct {
 // Person returns a made-up name of the locale: a female or male given name
 // and a family name in the matching form (Kowalska, Иванова).
 func (w *Writer) Person() Person {
+	person := w.appendPerson()
+	person.Display = w.out()
+	return person
+}
+
+// appendPerson appends the display name of a made-up person and returns
+// the person without Display.
+func (w *Writer) appendPerson() Person {
 	p := w.p
 	var person Person
 	fi := 0
@@ -579,7 +517,6 @@ func (w *Writer) Person() Person {
 	w.buf = append(w.buf, a...)
 	w.buf = append(w.buf, p.nameSep...)
 	w.buf = append(w.buf, b...)
-	person.Display = w.out()
 	return person
 }
 

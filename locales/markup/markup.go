@@ -17,17 +17,48 @@
 //	buf = d.CloseParagraph(buf)
 //
 // The same calls give the same document structure in every format: HTML
-// puts every element on its own line; block markup wraps each element in
-// the comment delimiters of its block (core/paragraph, core/heading,
-// core/list with core/list-item inner blocks) around exactly the HTML the
-// block's save function produces, joined as the editor's serialiser joins
-// blocks; Markdown separates blocks by blank lines and escapes every
+// puts every block element on its own line; block markup wraps each
+// element in the comment delimiters of its block around exactly the HTML
+// the block's save function produces, joined as the editor's serialiser
+// joins blocks; Markdown separates blocks by blank lines and escapes every
 // character of the text that CommonMark would read as markup.
+//
+// # Elements
+//
+// Block elements: paragraphs, headings of levels 1 to 6, bulleted and
+// numbered lists, quotes of paragraphs with an optional attribution,
+// images with a caption, tables with a header row, and code blocks.
+// Inline elements inside paragraphs and list items: emphasis, strong
+// emphasis and links.
+//
+// # Block markup
+//
+// Block markup follows the core blocks of current WordPress (6.6 and
+// later): core/paragraph, core/heading (the level attribute for levels
+// other than 2), core/list with core/list-item inner blocks and the
+// wp-block-list class (the ordered attribute for numbered lists),
+// core/quote with paragraph inner blocks and a <cite>, core/image with
+// its id, sizeSlug and linkDestination attributes, core/table (whose
+// fixed layout is the default) and core/code. WordPress 6.1 saved lists,
+// quotes and headings differently (list items as plain <li> in the list's
+// own HTML, quotes without inner blocks, no wp-block-heading class) and
+// flags this markup as changed when it opens it.
+//
+// # Markdown
+//
+// Markdown is CommonMark with one extension: tables are GitHub Flavoured
+// Markdown pipe tables, which the Markdown renderers of static-site
+// generators read by default (goldmark in Hugo, markdown-it, remark-gfm);
+// a CommonMark renderer without the extension shows them as text. An
+// image is an image paragraph, ![alt](src "caption"), with its caption in
+// emphasis on the line below; a quote's attribution is its last line,
+// after an em dash.
 package markup
 
 import (
 	"fmt"
 	"slices"
+	"strconv"
 )
 
 // Format is the format of a generated body.
@@ -75,10 +106,24 @@ type Doc struct {
 	textAt int
 	// items counts the items of the open list.
 	items int
-	// bullet is the Markdown bullet of the open list; prevList is true
-	// when the block before is a list.
-	bullet   byte
-	prevList bool
+	// bullet is the Markdown bullet of the open bulleted list, delim the
+	// delimiter after the numbers of the open numbered list; ordered is
+	// true while a numbered list is open. prevList and prevOrdered tell
+	// what kind of list the block before is, if it is one.
+	bullet, delim         byte
+	ordered               bool
+	prevList, prevOrdered bool
+	// inQuote is true while a quote is open; quoteParas counts its
+	// paragraphs.
+	inQuote    bool
+	quoteParas int
+	// href is the address of the open link.
+	href string
+	// Table state: headRow is true while the header row is open, body once
+	// the first body row is open; cells counts the cells of the open row
+	// and cols those of the header row.
+	headRow, body bool
+	cells, cols   int
 }
 
 // Begin starts a document at the end of dst in format f (HTML when f is
@@ -113,9 +158,25 @@ func (d *Doc) opened(dst []byte) []byte {
 	return dst
 }
 
-// OpenParagraph opens a paragraph.
+// OpenParagraph opens a paragraph, at the top level or in the open
+// quote.
 func (d *Doc) OpenParagraph(dst []byte) []byte {
-	dst = d.block(dst)
+	if d.inQuote {
+		d.quoteParas++
+		switch d.f {
+		case Blocks:
+			if d.quoteParas > 1 {
+				dst = append(dst, "\n\n"...)
+			}
+		case Markdown:
+			if d.quoteParas > 1 {
+				dst = append(dst, ">\n"...)
+			}
+			dst = append(dst, "> "...)
+		}
+	} else {
+		dst = d.block(dst)
+	}
 	switch d.f {
 	case Blocks:
 		dst = append(dst, "<!-- wp:paragraph -->\n<p>"...)
@@ -187,14 +248,15 @@ func (d *Doc) CloseHeading(dst []byte, level int) []byte {
 // OpenList opens a bulleted list.
 func (d *Doc) OpenList(dst []byte) []byte {
 	d.items = 0
-	// In Markdown a list right after another takes the other bullet, or
-	// the two would read as one list.
-	if d.prevList && d.bullet == '-' {
+	// In Markdown a list right after another of its kind takes the other
+	// bullet, or the two would read as one list.
+	if d.prevList && !d.prevOrdered && d.bullet == '-' {
 		d.bullet = '*'
 	} else {
 		d.bullet = '-'
 	}
 	dst = d.block(dst)
+	d.ordered = false
 	switch d.f {
 	case Blocks:
 		return append(dst, "<!-- wp:list -->\n<ul class=\"wp-block-list\">"...)
@@ -204,14 +266,41 @@ func (d *Doc) OpenList(dst []byte) []byte {
 	return dst
 }
 
-// CloseList closes the list opened last.
-func (d *Doc) CloseList(dst []byte) []byte {
-	d.prevList = true
+// OpenOrderedList opens a numbered list, numbered from 1.
+func (d *Doc) OpenOrderedList(dst []byte) []byte {
+	d.items = 0
+	// In Markdown a numbered list right after another takes the other
+	// delimiter, or the two would read as one list.
+	if d.prevList && d.prevOrdered && d.delim == '.' {
+		d.delim = ')'
+	} else {
+		d.delim = '.'
+	}
+	dst = d.block(dst)
+	d.ordered = true
 	switch d.f {
 	case Blocks:
-		return append(dst, "</ul>\n<!-- /wp:list -->"...)
+		return append(dst, "<!-- wp:list {\"ordered\":true} -->\n<ol class=\"wp-block-list\">"...)
 	case HTML:
-		return append(dst, "</ul>\n"...)
+		return append(dst, "<ol>\n"...)
+	}
+	return dst
+}
+
+// CloseList closes the list opened last, bulleted or numbered.
+func (d *Doc) CloseList(dst []byte) []byte {
+	d.prevList, d.prevOrdered = true, d.ordered
+	tag := "</ul>"
+	if d.ordered {
+		tag = "</ol>"
+	}
+	switch d.f {
+	case Blocks:
+		dst = append(dst, tag...)
+		return append(dst, "\n<!-- /wp:list -->"...)
+	case HTML:
+		dst = append(dst, tag...)
+		return append(dst, '\n')
 	}
 	return dst
 }
@@ -226,7 +315,12 @@ func (d *Doc) OpenItem(dst []byte) []byte {
 		}
 		dst = append(dst, "<!-- wp:list-item -->\n<li>"...)
 	case Markdown:
-		dst = append(dst, d.bullet, ' ')
+		if d.ordered {
+			dst = strconv.AppendInt(dst, int64(d.items), 10)
+			dst = append(dst, d.delim, ' ')
+		} else {
+			dst = append(dst, d.bullet, ' ')
+		}
 	default:
 		dst = append(dst, "<li>"...)
 	}
