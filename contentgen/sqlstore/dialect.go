@@ -11,8 +11,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/jackc/pgx/v5/stdlib"
 	msqlite "modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -68,6 +70,9 @@ type dialect interface {
 	// insertID runs stmt, an INSERT of one row into a table with an
 	// identity column "id", and returns the id of the row.
 	insertID(ctx context.Context, q querier, stmt string, args []any) (int64, error)
+	// rawConn reports whether InTx begins its transactions on a
+	// connection of their own, whose driver connection insertRows uses.
+	rawConn() bool
 	// isRetryable reports whether the transaction that failed with err
 	// can be run again as it is (a serialisation failure or deadlock).
 	isRetryable(err error) bool
@@ -198,6 +203,7 @@ func (sqliteDialect) isConflict(err error) bool {
 }
 
 func (sqliteDialect) isRetryable(error) bool { return false }
+func (sqliteDialect) rawConn() bool          { return false }
 
 // readOnly: a deferred transaction reads one snapshot in WAL mode.
 func (sqliteDialect) readOnly() *sql.TxOptions { return &sql.TxOptions{ReadOnly: true} }
@@ -263,10 +269,21 @@ func (postgresDialect) inList(col string, list any) (string, []any) {
 	return col + " = ANY(?)", []any{list}
 }
 
-// insertRows sends each column as one array and inserts the rows of their
-// unnest in one statement, whatever n: one round trip and a statement
+// copyMinRows is the fewest rows postgresDialect.insertRows sends with
+// COPY, which takes a round trip more than one INSERT but sends and
+// stores large batches faster.
+const copyMinRows = 64
+
+func (postgresDialect) rawConn() bool { return true }
+
+// insertRows sends the rows with COPY when they are many and q is a
+// transaction; else it sends each column as one array and inserts the
+// rows of their unnest in one statement: one round trip and a statement
 // that is prepared once.
 func (postgresDialect) insertRows(ctx context.Context, q querier, table string, cols []column, n int, value func(i, c int) any) error {
+	if l, ok := q.(lockedTx); ok && n >= copyMinRows {
+		return copyRows(ctx, l, table, cols, n, value)
+	}
 	names := make([]string, len(cols))
 	casts := make([]string, len(cols))
 	args := make([]any, len(cols))
@@ -293,6 +310,48 @@ func (postgresDialect) insertRows(ctx context.Context, q querier, table string, 
 	_, err := q.ExecContext(ctx, "INSERT INTO "+table+" ("+strings.Join(names, ", ")+") SELECT * FROM unnest("+strings.Join(casts, ", ")+")", args...)
 	return err
 }
+
+// copyRows inserts n rows into table with COPY, on the connection of the
+// transaction l.
+func copyRows(ctx context.Context, l lockedTx, table string, cols []column, n int, value func(i, c int) any) error {
+	names := make([]string, len(cols))
+	for c, col := range cols {
+		names[c] = col.name
+	}
+	src := &rowSource{n: n, i: -1, row: make([]any, len(cols)), value: value}
+	// Table names are written unquoted, so PostgreSQL folds them to
+	// lower case; COPY names the table quoted.
+	ident := pgx.Identifier{strings.ToLower(table)}
+	return l.raw(func(dc any) error {
+		c, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("sqlstore: internal error: PostgreSQL connection of type %T", dc)
+		}
+		_, err := c.Conn().CopyFrom(ctx, ident, names, src)
+		return err
+	})
+}
+
+// rowSource is a pgx.CopyFromSource over the rows of insertRows.
+type rowSource struct {
+	n, i  int
+	row   []any
+	value func(i, c int) any
+}
+
+func (s *rowSource) Next() bool {
+	s.i++
+	return s.i < s.n
+}
+
+func (s *rowSource) Values() ([]any, error) {
+	for c := range s.row {
+		s.row[c] = s.value(s.i, c)
+	}
+	return s.row, nil
+}
+
+func (s *rowSource) Err() error { return nil }
 
 // reserveIDs draws n values from the identity sequence of table.
 func (postgresDialect) reserveIDs(ctx context.Context, q querier, table string, n int) ([]int64, error) {

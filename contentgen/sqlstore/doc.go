@@ -67,8 +67,9 @@
 // One DB holds every store, each in its own tables:
 //
 //   - History, a history.Store: Add inserts a batch in one transaction, in
-//     bulk (multi-row VALUES on SQLite and MySQL, one INSERT from column
-//     arrays on PostgreSQL), and assigns time-ordered UUIDs; List runs
+//     bulk (multi-row VALUES on SQLite and MySQL; on PostgreSQL COPY for
+//     64 rows or more, else one INSERT from column arrays), and assigns
+//     time-ordered UUIDs; List runs
 //     a count and one page query on one snapshot, in the order of an index;
 //     Stats is two grouped queries. Filter.MetaEquals is answered from a
 //     column that indexes the meta values as history.MetaString formats

@@ -17,6 +17,9 @@ type txKey struct{}
 type txState struct {
 	db *DB
 	tx *sql.Tx
+	// conn is the connection tx runs on when the dialect needs the
+	// driver's own connection (see rawConn), nil otherwise.
+	conn *sql.Conn
 
 	mu   sync.Mutex
 	done bool
@@ -100,11 +103,25 @@ func (db *DB) inTx(ctx context.Context, fn func(ctx context.Context, q querier) 
 	if ts := db.txOf(ctx); ts != nil {
 		return ts.savepoint(ctx, fn)
 	}
-	tx, err := db.w.BeginTx(ctx, db.d.writeTx())
-	if err != nil {
-		return fail(ctx, "beginning a transaction", err)
+	ts := &txState{db: db}
+	if db.d.rawConn() {
+		conn, err := db.w.Conn(ctx)
+		if err != nil {
+			return fail(ctx, "beginning a transaction", err)
+		}
+		defer conn.Close()
+		ts.conn = conn
+		ts.tx, err = conn.BeginTx(ctx, db.d.writeTx())
+		if err != nil {
+			return fail(ctx, "beginning a transaction", err)
+		}
+	} else {
+		var err error
+		if ts.tx, err = db.w.BeginTx(ctx, db.d.writeTx()); err != nil {
+			return fail(ctx, "beginning a transaction", err)
+		}
 	}
-	ts := &txState{db: db, tx: tx}
+	tx := ts.tx
 	committed := false
 	defer func() {
 		if !committed {
@@ -185,6 +202,21 @@ func (l lockedTx) ExecContext(ctx context.Context, q string, args ...any) (sql.R
 		return nil, sql.ErrTxDone
 	}
 	return l.ts.tx.ExecContext(ctx, q, args...)
+}
+
+// raw runs fn with the driver's connection of the transaction, under its
+// mutex; the transaction must have been begun on a connection of its own
+// (see dialect.rawConn).
+func (l lockedTx) raw(fn func(driverConn any) error) error {
+	l.ts.mu.Lock()
+	defer l.ts.mu.Unlock()
+	if l.ts.done {
+		return sql.ErrTxDone
+	}
+	if l.ts.conn == nil {
+		return errors.New("sqlstore: internal error: transaction without its own connection")
+	}
+	return l.ts.conn.Raw(fn)
 }
 
 // QueryContext is not used: queryEach queries the transaction itself,
