@@ -178,6 +178,12 @@ func (h *Host) register(ctx context.Context, kind, name string, config any) erro
 		}
 		_, err := q.ExecContext(ctx, h.db.stmt(`INSERT INTO host_registry (kind, name, position, config) VALUES (?, ?, ?, ?)`+
 			h.db.d.upsert([]string{"kind", "name"}, []string{"config"})), kind, name, pos, string(b))
+		if l, ok := q.(lockedTx); ok {
+			// The transaction's reads of the registry see the change.
+			l.ts.mu.Lock()
+			l.ts.registry = nil
+			l.ts.mu.Unlock()
+		}
 		return fail(ctx, "registering "+kind, err)
 	})
 }
@@ -223,24 +229,55 @@ func (h *Host) RegisterRole(ctx context.Context, r contentgen.Role) error {
 
 // registered reads the configurations of kind in registration order.
 func registered[T any](ctx context.Context, h *Host, q querier, kind string) ([]T, error) {
-	var out []T
-	err := queryEach(ctx, q, h.db.stmt("SELECT config FROM host_registry WHERE kind = ? ORDER BY position, name"), []any{kind},
+	all, err := h.registry(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]T, 0, len(all[kind]))
+	for _, b := range all[kind] {
+		var v T
+		if err := json.Unmarshal([]byte(b), &v); err != nil {
+			return nil, fmt.Errorf("sqlstore: decoding a registered %s: %w", kind, err)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// registry reads the configurations of every kind, each in registration
+// order, in one query. In a transaction it reads them once: the
+// transaction keeps them until it registers something or rolls back to
+// a savepoint. Registrations of other transactions that commit meanwhile
+// are not seen then, as if the one read had come a little later.
+func (h *Host) registry(ctx context.Context, q querier) (map[string][]string, error) {
+	l, inTx := q.(lockedTx)
+	if inTx {
+		l.ts.mu.Lock()
+		cached := l.ts.registry
+		l.ts.mu.Unlock()
+		if cached != nil {
+			return cached, nil
+		}
+	}
+	all := map[string][]string{}
+	err := queryEach(ctx, q, h.db.stmt("SELECT kind, config FROM host_registry ORDER BY kind, position, name"), nil,
 		func(rows *sql.Rows) error {
-			var b string
-			if err := rows.Scan(&b); err != nil {
+			var kind, b string
+			if err := rows.Scan(&kind, &b); err != nil {
 				return err
 			}
-			var v T
-			if err := json.Unmarshal([]byte(b), &v); err != nil {
-				return fmt.Errorf("decoding a registered %s: %w", kind, err)
-			}
-			out = append(out, v)
+			all[kind] = append(all[kind], b)
 			return nil
 		})
 	if err != nil {
-		return nil, fail(ctx, "reading registered "+kind+"s", err)
+		return nil, fail(ctx, "reading the registrations", err)
 	}
-	return out, nil
+	if inTx {
+		l.ts.mu.Lock()
+		l.ts.registry = all
+		l.ts.mu.Unlock()
+	}
+	return all, nil
 }
 
 // Discovery.

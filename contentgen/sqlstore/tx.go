@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -24,6 +25,14 @@ type txState struct {
 	mu   sync.Mutex
 	done bool
 	sp   int // savepoints made so far, for unique names
+	// pending are the numbers of the savepoints released whose RELEASE
+	// has not been sent yet (see savepoint).
+	pending []int
+	// registry caches the configurations the Host reads from
+	// host_registry, by kind, for the rest of the transaction; nil when
+	// not read yet. Registering, and rolling back to a savepoint, clear
+	// it.
+	registry map[string][]string
 	// afterCommit and afterRollback run once the transaction has ended:
 	// file changes that follow the rows they belong to.
 	afterCommit, afterRollback []func()
@@ -153,11 +162,19 @@ func (ts *txState) end() {
 }
 
 // savepoint runs fn in a savepoint of the transaction.
+//
+// The RELEASE of a savepoint is not sent at once: it is kept pending and
+// sent with the next SAVEPOINT (in the same round trip on PostgreSQL),
+// or left out where a later command ends the savepoint anyway: the
+// commit or rollback of the transaction, or the release of, or rollback
+// to, a savepoint it is nested in. Until then the statements that follow
+// run in the savepoint, which changes nothing they do.
 func (ts *txState) savepoint(ctx context.Context, fn func(ctx context.Context, q querier) error) error {
 	ts.mu.Lock()
 	ts.sp++
-	name := "cg_sp" + strconv.Itoa(ts.sp)
-	_, err := ts.tx.ExecContext(ctx, "SAVEPOINT "+name)
+	n := ts.sp
+	name := "cg_sp" + strconv.Itoa(n)
+	err := ts.execSavepoints(ctx, "SAVEPOINT "+name)
 	ts.mu.Unlock()
 	if err != nil {
 		return fail(ctx, "opening a savepoint", err)
@@ -169,8 +186,9 @@ func (ts *txState) savepoint(ctx context.Context, fn func(ctx context.Context, q
 			// may go on.
 			bg := context.WithoutCancel(ctx)
 			ts.mu.Lock()
-			_, _ = ts.tx.ExecContext(bg, "ROLLBACK TO SAVEPOINT "+name)
-			_, _ = ts.tx.ExecContext(bg, "RELEASE SAVEPOINT "+name)
+			ts.dropPendingAfter(n)
+			ts.registry = nil
+			_ = ts.execSavepoints(bg, "ROLLBACK TO SAVEPOINT "+name, "RELEASE SAVEPOINT "+name)
 			ts.mu.Unlock()
 		}
 	}()
@@ -181,12 +199,54 @@ func (ts *txState) savepoint(ctx context.Context, fn func(ctx context.Context, q
 		return err
 	}
 	ts.mu.Lock()
-	_, err = ts.tx.ExecContext(ctx, "RELEASE SAVEPOINT "+name)
-	ts.mu.Unlock()
-	if err != nil {
-		return fail(ctx, "releasing a savepoint", err)
+	if ts.done {
+		ts.mu.Unlock()
+		return fail(ctx, "releasing a savepoint", sql.ErrTxDone)
 	}
+	// Releasing the savepoint releases the ones nested in it.
+	ts.dropPendingAfter(n)
+	ts.pending = append(ts.pending, n)
+	ts.mu.Unlock()
 	released = true
+	return nil
+}
+
+// dropPendingAfter forgets the pending releases of the savepoints made
+// after savepoint n: they are nested in it, and its release or rollback
+// ends them too. The caller holds ts.mu.
+func (ts *txState) dropPendingAfter(n int) {
+	keep := ts.pending[:0]
+	for _, p := range ts.pending {
+		if p < n {
+			keep = append(keep, p)
+		}
+	}
+	ts.pending = keep
+}
+
+// execSavepoints sends the pending releases, then cmds: in one round
+// trip on PostgreSQL, which runs several statements of one string
+// without arguments, one after the other on the other engines. The
+// caller holds ts.mu.
+func (ts *txState) execSavepoints(ctx context.Context, cmds ...string) error {
+	if ts.done {
+		return sql.ErrTxDone
+	}
+	all := make([]string, 0, len(ts.pending)+len(cmds))
+	for _, p := range ts.pending {
+		all = append(all, "RELEASE SAVEPOINT cg_sp"+strconv.Itoa(p))
+	}
+	ts.pending = ts.pending[:0]
+	all = append(all, cmds...)
+	if ts.db.d.name() == "postgres" {
+		_, err := ts.tx.ExecContext(ctx, strings.Join(all, "; "))
+		return err
+	}
+	for _, c := range all {
+		if _, err := ts.tx.ExecContext(ctx, c); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
