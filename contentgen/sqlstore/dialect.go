@@ -89,7 +89,11 @@ func lockKey(scope, name string) int64 {
 	return int64(h.Sum64())
 }
 
-type sqliteDialect struct{}
+type sqliteDialect struct {
+	// stmts keeps the statements of insertRows prepared on the writing
+	// connection; nil runs them unprepared.
+	stmts *stmtCache
+}
 
 func (sqliteDialect) name() string           { return "sqlite" }
 func (sqliteDialect) rebind(q string) string { return q }
@@ -139,9 +143,18 @@ func (sqliteDialect) inList(col string, list any) (string, []any) {
 // parameters in one statement.
 const sqliteMaxParams = 32000
 
-// insertRows writes multi-row INSERT statements of up to 500 rows.
-func (sqliteDialect) insertRows(ctx context.Context, q querier, table string, cols []column, n int, value func(i, c int) any) error {
-	chunk := min(500, sqliteMaxParams/len(cols))
+// sqliteMaxRows is the most rows of one INSERT of insertRows on SQLite.
+const sqliteMaxRows = 128
+
+// insertRows writes multi-row INSERT statements of up to sqliteMaxRows
+// rows, each a power of two of them, so that a few statements per table
+// serve every n; in a transaction they run prepared (see stmtCache),
+// which spares parsing them each time.
+func (d sqliteDialect) insertRows(ctx context.Context, q querier, table string, cols []column, n int, value func(i, c int) any) error {
+	chunk := sqliteMaxRows
+	for chunk*len(cols) > sqliteMaxParams {
+		chunk /= 2
+	}
 	names := make([]string, len(cols))
 	for c, col := range cols {
 		names[c] = col.name
@@ -149,25 +162,29 @@ func (sqliteDialect) insertRows(ctx context.Context, q querier, table string, co
 	tuple := "(?" + strings.Repeat(",?", len(cols)-1) + ")"
 	head := "INSERT INTO " + table + " (" + strings.Join(names, ", ") + ") VALUES "
 	args := make([]any, 0, min(n, chunk)*len(cols))
-	var full string // the statement of a whole chunk, built once
-	for start := 0; start < n; start += chunk {
-		end := min(start+chunk, n)
+	l, inTx := q.(lockedTx)
+	for start := 0; start < n; {
+		rows := chunk
+		for rows > n-start {
+			rows /= 2
+		}
 		args = args[:0]
-		for i := start; i < end; i++ {
+		for i := start; i < start+rows; i++ {
 			for c := range cols {
 				args = append(args, value(i, c))
 			}
 		}
-		stmt := full
-		if stmt == "" || end-start != chunk {
-			stmt = head + tuple + strings.Repeat(","+tuple, end-start-1)
-			if end-start == chunk {
-				full = stmt
-			}
+		stmt := head + tuple + strings.Repeat(","+tuple, rows-1)
+		var err error
+		if st := d.prepared(inTx, stmt); st != nil {
+			err = l.execStmt(ctx, st, args)
+		} else {
+			_, err = q.ExecContext(ctx, stmt, args...)
 		}
-		if _, err := q.ExecContext(ctx, stmt, args...); err != nil {
+		if err != nil {
 			return err
 		}
+		start += rows
 	}
 	return nil
 }
@@ -204,6 +221,15 @@ func (sqliteDialect) isConflict(err error) bool {
 
 func (sqliteDialect) isRetryable(error) bool { return false }
 func (sqliteDialect) rawConn() bool          { return false }
+
+// prepared returns the prepared statement of query when there is one and
+// it runs in a transaction.
+func (d sqliteDialect) prepared(inTx bool, query string) *sql.Stmt {
+	if !inTx || d.stmts == nil {
+		return nil
+	}
+	return d.stmts.get(query)
+}
 
 // readOnly: a deferred transaction reads one snapshot in WAL mode.
 func (sqliteDialect) readOnly() *sql.TxOptions { return &sql.TxOptions{ReadOnly: true} }

@@ -112,6 +112,10 @@ func (db *DB) inTx(ctx context.Context, fn func(ctx context.Context, q querier) 
 	if ts := db.txOf(ctx); ts != nil {
 		return ts.savepoint(ctx, fn)
 	}
+	if d, ok := db.d.(sqliteDialect); ok && d.stmts != nil && d.stmts.pending() {
+		// Before the transaction takes the writing connection.
+		d.stmts.prepareWanted(ctx, db.w)
+	}
 	ts := &txState{db: db}
 	if db.d.rawConn() {
 		conn, err := db.w.Conn(ctx)
@@ -277,6 +281,20 @@ func (l lockedTx) raw(fn func(driverConn any) error) error {
 		return errors.New("sqlstore: internal error: transaction without its own connection")
 	}
 	return l.ts.conn.Raw(fn)
+}
+
+// execStmt runs the prepared statement st of the transaction's pool in
+// the transaction, under its mutex.
+func (l lockedTx) execStmt(ctx context.Context, st *sql.Stmt, args []any) error {
+	l.ts.mu.Lock()
+	defer l.ts.mu.Unlock()
+	if l.ts.done {
+		return sql.ErrTxDone
+	}
+	txs := l.ts.tx.StmtContext(ctx, st)
+	defer txs.Close()
+	_, err := txs.ExecContext(ctx, args...)
+	return err
 }
 
 // QueryContext is not used: queryEach queries the transaction itself,
