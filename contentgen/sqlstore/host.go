@@ -233,6 +233,11 @@ func registered[T any](ctx context.Context, h *Host, q querier, kind string) ([]
 	if err != nil {
 		return nil, err
 	}
+	return decodeRegistered[T](all, kind)
+}
+
+// decodeRegistered decodes the configurations of kind that registry read.
+func decodeRegistered[T any](all map[string][]string, kind string) ([]T, error) {
 	out := make([]T, 0, len(all[kind]))
 	for _, b := range all[kind] {
 		var v T
@@ -316,12 +321,17 @@ func (h *Host) PostTypes(ctx context.Context) ([]contentgen.PostType, error) {
 	var types []contentgen.PostType
 	var taxes []contentgen.Taxonomy
 	counts := map[string]map[string]int{}
-	err = h.db.readTxOn(ctx, q, func(ctx context.Context, q querier) error {
-		var err error
-		if types, err = registered[contentgen.PostType](ctx, h, q, regPostType); err != nil {
+	// The registrations and the counts need not come from one snapshot,
+	// so that two queries serve without a transaction of their own.
+	err = func() error {
+		all, err := h.registry(ctx, q)
+		if err != nil {
 			return err
 		}
-		if taxes, err = registered[contentgen.Taxonomy](ctx, h, q, regTaxonomy); err != nil {
+		if types, err = decodeRegistered[contentgen.PostType](all, regPostType); err != nil {
+			return err
+		}
+		if taxes, err = decodeRegistered[contentgen.Taxonomy](all, regTaxonomy); err != nil {
 			return err
 		}
 		return queryEach(ctx, q, h.db.stmt("SELECT type, status, COUNT(*) FROM posts GROUP BY type, status"), nil, func(rows *sql.Rows) error {
@@ -336,7 +346,7 @@ func (h *Host) PostTypes(ctx context.Context) ([]contentgen.PostType, error) {
 			counts[typ][status] = n
 			return nil
 		})
-	})
+	}()
 	if err != nil {
 		return nil, fail(ctx, "reading post types", err)
 	}
@@ -369,12 +379,16 @@ func (h *Host) Taxonomies(ctx context.Context) ([]contentgen.Taxonomy, error) {
 	var types []contentgen.PostType
 	var taxes []contentgen.Taxonomy
 	counts := map[string]int{}
-	err = h.db.readTxOn(ctx, q, func(ctx context.Context, q querier) error {
-		var err error
-		if types, err = registered[contentgen.PostType](ctx, h, q, regPostType); err != nil {
+	// As in PostTypes, without a transaction of their own.
+	err = func() error {
+		all, err := h.registry(ctx, q)
+		if err != nil {
 			return err
 		}
-		if taxes, err = registered[contentgen.Taxonomy](ctx, h, q, regTaxonomy); err != nil {
+		if types, err = decodeRegistered[contentgen.PostType](all, regPostType); err != nil {
+			return err
+		}
+		if taxes, err = decodeRegistered[contentgen.Taxonomy](all, regTaxonomy); err != nil {
 			return err
 		}
 		return queryEach(ctx, q, h.db.stmt("SELECT taxonomy, COUNT(*) FROM terms GROUP BY taxonomy"), nil, func(rows *sql.Rows) error {
@@ -386,7 +400,7 @@ func (h *Host) Taxonomies(ctx context.Context) ([]contentgen.Taxonomy, error) {
 			counts[tax] = n
 			return nil
 		})
-	})
+	}()
 	if err != nil {
 		return nil, fail(ctx, "reading taxonomies", err)
 	}
