@@ -185,7 +185,7 @@ func (db *DB) openSQLite(dsn string, o Options) error {
 	if path == "" && !memory {
 		return fmt.Errorf("sqlstore: DSN %q names no SQLite file", dsn)
 	}
-	db.d = sqliteDialect{}
+	db.d = sqliteDialect{stmts: &stmtCache{}}
 	db.scope = "sqlite:" + path
 	params := url.Values{}
 	params.Set("_txlock", "immediate")
@@ -263,7 +263,11 @@ func (db *DB) Close() error {
 			_, _ = db.w.ExecContext(ctx, "PRAGMA optimize")
 			cancel()
 		}
-		err := db.w.Close()
+		var err error
+		if d, ok := db.d.(sqliteDialect); ok && d.stmts != nil {
+			err = d.stmts.Close()
+		}
+		err = errors.Join(err, db.w.Close())
 		if db.r != db.w {
 			err = errors.Join(err, db.r.Close())
 		}

@@ -11,8 +11,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/jackc/pgx/v5/stdlib"
 	msqlite "modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -68,6 +70,9 @@ type dialect interface {
 	// insertID runs stmt, an INSERT of one row into a table with an
 	// identity column "id", and returns the id of the row.
 	insertID(ctx context.Context, q querier, stmt string, args []any) (int64, error)
+	// rawConn reports whether InTx begins its transactions on a
+	// connection of their own, whose driver connection insertRows uses.
+	rawConn() bool
 	// isRetryable reports whether the transaction that failed with err
 	// can be run again as it is (a serialisation failure or deadlock).
 	isRetryable(err error) bool
@@ -84,7 +89,11 @@ func lockKey(scope, name string) int64 {
 	return int64(h.Sum64())
 }
 
-type sqliteDialect struct{}
+type sqliteDialect struct {
+	// stmts keeps the statements of insertRows prepared on the writing
+	// connection; nil runs them unprepared.
+	stmts *stmtCache
+}
 
 func (sqliteDialect) name() string           { return "sqlite" }
 func (sqliteDialect) rebind(q string) string { return q }
@@ -134,9 +143,18 @@ func (sqliteDialect) inList(col string, list any) (string, []any) {
 // parameters in one statement.
 const sqliteMaxParams = 32000
 
-// insertRows writes multi-row INSERT statements of up to 500 rows.
-func (sqliteDialect) insertRows(ctx context.Context, q querier, table string, cols []column, n int, value func(i, c int) any) error {
-	chunk := min(500, sqliteMaxParams/len(cols))
+// sqliteMaxRows is the most rows of one INSERT of insertRows on SQLite.
+const sqliteMaxRows = 128
+
+// insertRows writes multi-row INSERT statements of up to sqliteMaxRows
+// rows, each a power of two of them, so that a few statements per table
+// serve every n; in a transaction they run prepared (see stmtCache),
+// which spares parsing them each time.
+func (d sqliteDialect) insertRows(ctx context.Context, q querier, table string, cols []column, n int, value func(i, c int) any) error {
+	chunk := sqliteMaxRows
+	for chunk*len(cols) > sqliteMaxParams {
+		chunk /= 2
+	}
 	names := make([]string, len(cols))
 	for c, col := range cols {
 		names[c] = col.name
@@ -144,25 +162,29 @@ func (sqliteDialect) insertRows(ctx context.Context, q querier, table string, co
 	tuple := "(?" + strings.Repeat(",?", len(cols)-1) + ")"
 	head := "INSERT INTO " + table + " (" + strings.Join(names, ", ") + ") VALUES "
 	args := make([]any, 0, min(n, chunk)*len(cols))
-	var full string // the statement of a whole chunk, built once
-	for start := 0; start < n; start += chunk {
-		end := min(start+chunk, n)
+	l, inTx := q.(lockedTx)
+	for start := 0; start < n; {
+		rows := chunk
+		for rows > n-start {
+			rows /= 2
+		}
 		args = args[:0]
-		for i := start; i < end; i++ {
+		for i := start; i < start+rows; i++ {
 			for c := range cols {
 				args = append(args, value(i, c))
 			}
 		}
-		stmt := full
-		if stmt == "" || end-start != chunk {
-			stmt = head + tuple + strings.Repeat(","+tuple, end-start-1)
-			if end-start == chunk {
-				full = stmt
-			}
+		stmt := head + tuple + strings.Repeat(","+tuple, rows-1)
+		var err error
+		if st := d.prepared(inTx, stmt); st != nil {
+			err = l.execStmt(ctx, st, args)
+		} else {
+			_, err = q.ExecContext(ctx, stmt, args...)
 		}
-		if _, err := q.ExecContext(ctx, stmt, args...); err != nil {
+		if err != nil {
 			return err
 		}
+		start += rows
 	}
 	return nil
 }
@@ -198,6 +220,16 @@ func (sqliteDialect) isConflict(err error) bool {
 }
 
 func (sqliteDialect) isRetryable(error) bool { return false }
+func (sqliteDialect) rawConn() bool          { return false }
+
+// prepared returns the prepared statement of query when there is one and
+// it runs in a transaction.
+func (d sqliteDialect) prepared(inTx bool, query string) *sql.Stmt {
+	if !inTx || d.stmts == nil {
+		return nil
+	}
+	return d.stmts.get(query)
+}
 
 // readOnly: a deferred transaction reads one snapshot in WAL mode.
 func (sqliteDialect) readOnly() *sql.TxOptions { return &sql.TxOptions{ReadOnly: true} }
@@ -263,10 +295,21 @@ func (postgresDialect) inList(col string, list any) (string, []any) {
 	return col + " = ANY(?)", []any{list}
 }
 
-// insertRows sends each column as one array and inserts the rows of their
-// unnest in one statement, whatever n: one round trip and a statement
+// copyMinRows is the fewest rows postgresDialect.insertRows sends with
+// COPY, which takes a round trip more than one INSERT but sends and
+// stores large batches faster.
+const copyMinRows = 64
+
+func (postgresDialect) rawConn() bool { return true }
+
+// insertRows sends the rows with COPY when they are many and q is a
+// transaction; else it sends each column as one array and inserts the
+// rows of their unnest in one statement: one round trip and a statement
 // that is prepared once.
 func (postgresDialect) insertRows(ctx context.Context, q querier, table string, cols []column, n int, value func(i, c int) any) error {
+	if l, ok := q.(lockedTx); ok && n >= copyMinRows {
+		return copyRows(ctx, l, table, cols, n, value)
+	}
 	names := make([]string, len(cols))
 	casts := make([]string, len(cols))
 	args := make([]any, len(cols))
@@ -293,6 +336,48 @@ func (postgresDialect) insertRows(ctx context.Context, q querier, table string, 
 	_, err := q.ExecContext(ctx, "INSERT INTO "+table+" ("+strings.Join(names, ", ")+") SELECT * FROM unnest("+strings.Join(casts, ", ")+")", args...)
 	return err
 }
+
+// copyRows inserts n rows into table with COPY, on the connection of the
+// transaction l.
+func copyRows(ctx context.Context, l lockedTx, table string, cols []column, n int, value func(i, c int) any) error {
+	names := make([]string, len(cols))
+	for c, col := range cols {
+		names[c] = col.name
+	}
+	src := &rowSource{n: n, i: -1, row: make([]any, len(cols)), value: value}
+	// Table names are written unquoted, so PostgreSQL folds them to
+	// lower case; COPY names the table quoted.
+	ident := pgx.Identifier{strings.ToLower(table)}
+	return l.raw(func(dc any) error {
+		c, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("sqlstore: internal error: PostgreSQL connection of type %T", dc)
+		}
+		_, err := c.Conn().CopyFrom(ctx, ident, names, src)
+		return err
+	})
+}
+
+// rowSource is a pgx.CopyFromSource over the rows of insertRows.
+type rowSource struct {
+	n, i  int
+	row   []any
+	value func(i, c int) any
+}
+
+func (s *rowSource) Next() bool {
+	s.i++
+	return s.i < s.n
+}
+
+func (s *rowSource) Values() ([]any, error) {
+	for c := range s.row {
+		s.row[c] = s.value(s.i, c)
+	}
+	return s.row, nil
+}
+
+func (s *rowSource) Err() error { return nil }
 
 // reserveIDs draws n values from the identity sequence of table.
 func (postgresDialect) reserveIDs(ctx context.Context, q querier, table string, n int) ([]int64, error) {

@@ -167,6 +167,7 @@ func (mysqlDialect) isConflict(err error) bool {
 // transaction back. A lock wait timeout (1205) is not: it undoes only the
 // statement, and running the transaction again would likely wait as long.
 func (mysqlDialect) isRetryable(err error) bool { return mysqlCode(err) == 1213 }
+func (mysqlDialect) rawConn() bool              { return false }
 
 // upsert with set empty adds nothing: an ON DUPLICATE KEY UPDATE that
 // changes nothing counts its row as affected under CLIENT_FOUND_ROWS,

@@ -22,11 +22,13 @@
 // instead of failing with SQLITE_BUSY halfway; reads run on a pool of
 // other connections and see the last commit. Several processes may open
 // the same file. A ":memory:" database lives on its one connection, which
-// serves reads too.
+// serves reads too. The bulk INSERTs of the stores run prepared on the
+// writing connection.
 //
 // PostgreSQL runs through pgx (github.com/jackc/pgx/v5) behind
-// database/sql, which prepares and caches every statement per connection.
-// Options.Schema puts the tables in a schema of their own (created when
+// database/sql, which prepares and caches every statement per connection;
+// bulk writes of 64 rows or more use COPY, on the connection of their
+// transaction. Options.Schema puts the tables in a schema of their own (created when
 // missing), so that several installations, or test runs, can share a
 // database.
 //
@@ -67,8 +69,9 @@
 // One DB holds every store, each in its own tables:
 //
 //   - History, a history.Store: Add inserts a batch in one transaction, in
-//     bulk (multi-row VALUES on SQLite and MySQL, one INSERT from column
-//     arrays on PostgreSQL), and assigns time-ordered UUIDs; List runs
+//     bulk (multi-row VALUES on SQLite and MySQL; on PostgreSQL COPY for
+//     64 rows or more, else one INSERT from column arrays), and assigns
+//     time-ordered UUIDs; List runs
 //     a count and one page query on one snapshot, in the order of an index;
 //     Stats is two grouped queries. Filter.MetaEquals is answered from a
 //     column that indexes the meta values as history.MetaString formats
@@ -108,7 +111,8 @@
 // one transaction and hands it a context that carries it. Every store of
 // the same DB called with that context runs in the transaction, so that a
 // batch of content and its history entries are committed or undone
-// together; nested InTx calls become savepoints. A context from another
+// together; nested InTx calls become savepoints (whose release is sent
+// with the next savepoint, or left to the commit). A context from another
 // DB, or from a transaction that has ended, is ignored. Inside a
 // transaction, make every call with the context it hands out: on SQLite a
 // write made with another context waits for the one writing connection,

@@ -147,14 +147,14 @@ func freshPostgres(t testing.TB) (string, *sqlstore.Options) {
 }
 
 // emptySchema removes the rows of every table of schema but the schema
-// version, and restarts the identity sequences.
+// versions (of every table prefix), and restarts the identity sequences.
 func emptySchema(dsn, schema string) error {
 	admin, err := sql.Open("pgx", dsn)
 	if err != nil {
 		return err
 	}
 	defer admin.Close()
-	rows, err := admin.Query("SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename <> 'schema_version'", schema)
+	rows, err := admin.Query("SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename NOT LIKE '%schema\\_version'", schema)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -48,7 +49,7 @@ func (s *historyStore) Add(ctx context.Context, entries []history.Entry) error {
 	now := time.UnixMicro(s.db.now().UnixMicro()).UTC()
 	ids := make([]string, len(entries))
 	created := make([]time.Time, len(entries))
-	var metaBuf strings.Builder
+	var enc metaEncoder
 	type row struct {
 		meta, index any
 	}
@@ -60,16 +61,14 @@ func (s *historyStore) Add(ctx context.Context, entries []history.Entry) error {
 		if created[i].IsZero() {
 			created[i] = now
 		}
-		if len(e.Meta) > 0 {
-			b, err := json.Marshal(e.Meta)
-			if err != nil {
-				return fmt.Errorf("sqlstore: history entry %d: encoding meta: %w", i, err)
-			}
-			rows[i].meta = string(b)
+		meta, index, err := enc.encode(e.Meta)
+		if err != nil {
+			return fmt.Errorf("sqlstore: history entry %d: encoding meta: %w", i, err)
 		}
-		metaBuf.Reset()
-		writeMetaIndex(&metaBuf, e.Meta)
-		rows[i].index = metaBuf.String()
+		if len(e.Meta) > 0 {
+			rows[i].meta = meta
+		}
+		rows[i].index = index
 	}
 	err := s.db.inTx(ctx, func(ctx context.Context, q querier) error {
 		err := s.db.d.insertRows(ctx, q, s.db.table("history"), historyInsertCols, len(entries), func(i, c int) any {
@@ -334,30 +333,113 @@ const (
 
 var metaEscaper = strings.NewReplacer("\x1d", "\x1d0", "\x1e", "\x1d1", "\x1f", "\x1d2", "\x00", "\x1d3")
 
-func writeMetaIndex(b *strings.Builder, m map[string]any) {
-	if len(m) == 0 {
-		return
-	}
-	keys := make([]string, 0, len(m))
+// metaEncoder encodes the meta of history entries: its JSON, as
+// json.Marshal writes it, and its index. It reuses its buffers from one
+// entry to the next.
+type metaEncoder struct {
+	keys       []string
+	js, index  []byte
+	indexBuild strings.Builder
+}
+
+// encode returns the JSON of m (as json.Marshal writes it; "null" for a
+// nil map) and its meta index.
+func (enc *metaEncoder) encode(m map[string]any) (js, index string, err error) {
+	enc.keys = enc.keys[:0]
 	for k := range m {
-		keys = append(keys, k)
+		enc.keys = append(enc.keys, k)
 	}
-	sort.Strings(keys)
+	sort.Strings(enc.keys)
+	enc.indexBuild.Reset()
 	wrote := false
-	for _, k := range keys {
+	for _, k := range enc.keys {
 		v := history.MetaString(m[k])
 		if v == "" {
 			continue
 		}
-		b.WriteString(metaSep)
-		_, _ = metaEscaper.WriteString(b, k)
-		b.WriteString(metaKV)
-		_, _ = metaEscaper.WriteString(b, v)
+		enc.indexBuild.WriteString(metaSep)
+		_, _ = metaEscaper.WriteString(&enc.indexBuild, k)
+		enc.indexBuild.WriteString(metaKV)
+		_, _ = metaEscaper.WriteString(&enc.indexBuild, v)
 		wrote = true
 	}
 	if wrote {
-		b.WriteString(metaSep)
+		enc.indexBuild.WriteString(metaSep)
 	}
+	index = enc.indexBuild.String()
+	if b, ok := enc.appendJSON(enc.js[:0], m); ok {
+		enc.js = b
+		return string(b), index, nil
+	}
+	b, err := json.Marshal(m)
+	return string(b), index, err
+}
+
+// appendJSON appends the JSON of m, its keys in enc.keys, to b as
+// json.Marshal writes it, when its values are of the kinds history meta
+// usually holds (strings, booleans, integers, string lists, nil); ok is
+// false for any other, which json.Marshal encodes instead.
+func (enc *metaEncoder) appendJSON(b []byte, m map[string]any) (_ []byte, ok bool) {
+	if m == nil {
+		return append(b, "null"...), true
+	}
+	b = append(b, '{')
+	for i, k := range enc.keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if b, ok = appendJSONString(b, k); !ok {
+			return b, false
+		}
+		b = append(b, ':')
+		switch v := m[k].(type) {
+		case nil:
+			b = append(b, "null"...)
+		case string:
+			if b, ok = appendJSONString(b, v); !ok {
+				return b, false
+			}
+		case bool:
+			b = strconv.AppendBool(b, v)
+		case int:
+			b = strconv.AppendInt(b, int64(v), 10)
+		case int64:
+			b = strconv.AppendInt(b, v, 10)
+		case []string:
+			if v == nil {
+				b = append(b, "null"...)
+				continue
+			}
+			b = append(b, '[')
+			for j, s := range v {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				if b, ok = appendJSONString(b, s); !ok {
+					return b, false
+				}
+			}
+			b = append(b, ']')
+		default:
+			return b, false
+		}
+	}
+	return append(b, '}'), true
+}
+
+// appendJSONString appends s quoted, when it holds only printable ASCII
+// that json.Marshal writes as it is (no '"', '\\', '<', '>' or '&');
+// ok is false otherwise.
+func appendJSONString(b []byte, s string) (_ []byte, ok bool) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return b, false
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"'), true
 }
 
 // metaNeedle is the substring of the meta index of entries whose key k

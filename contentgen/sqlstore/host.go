@@ -178,6 +178,12 @@ func (h *Host) register(ctx context.Context, kind, name string, config any) erro
 		}
 		_, err := q.ExecContext(ctx, h.db.stmt(`INSERT INTO host_registry (kind, name, position, config) VALUES (?, ?, ?, ?)`+
 			h.db.d.upsert([]string{"kind", "name"}, []string{"config"})), kind, name, pos, string(b))
+		if l, ok := q.(lockedTx); ok {
+			// The transaction's reads of the registry see the change.
+			l.ts.mu.Lock()
+			l.ts.registry = nil
+			l.ts.mu.Unlock()
+		}
 		return fail(ctx, "registering "+kind, err)
 	})
 }
@@ -223,24 +229,60 @@ func (h *Host) RegisterRole(ctx context.Context, r contentgen.Role) error {
 
 // registered reads the configurations of kind in registration order.
 func registered[T any](ctx context.Context, h *Host, q querier, kind string) ([]T, error) {
-	var out []T
-	err := queryEach(ctx, q, h.db.stmt("SELECT config FROM host_registry WHERE kind = ? ORDER BY position, name"), []any{kind},
+	all, err := h.registry(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return decodeRegistered[T](all, kind)
+}
+
+// decodeRegistered decodes the configurations of kind that registry read.
+func decodeRegistered[T any](all map[string][]string, kind string) ([]T, error) {
+	out := make([]T, 0, len(all[kind]))
+	for _, b := range all[kind] {
+		var v T
+		if err := json.Unmarshal([]byte(b), &v); err != nil {
+			return nil, fmt.Errorf("sqlstore: decoding a registered %s: %w", kind, err)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// registry reads the configurations of every kind, each in registration
+// order, in one query. In a transaction it reads them once: the
+// transaction keeps them until it registers something or rolls back to
+// a savepoint. Registrations of other transactions that commit meanwhile
+// are not seen then, as if the one read had come a little later.
+func (h *Host) registry(ctx context.Context, q querier) (map[string][]string, error) {
+	l, inTx := q.(lockedTx)
+	if inTx {
+		l.ts.mu.Lock()
+		cached := l.ts.registry
+		l.ts.mu.Unlock()
+		if cached != nil {
+			return cached, nil
+		}
+	}
+	all := map[string][]string{}
+	err := queryEach(ctx, q, h.db.stmt("SELECT kind, config FROM host_registry ORDER BY kind, position, name"), nil,
 		func(rows *sql.Rows) error {
-			var b string
-			if err := rows.Scan(&b); err != nil {
+			var kind, b string
+			if err := rows.Scan(&kind, &b); err != nil {
 				return err
 			}
-			var v T
-			if err := json.Unmarshal([]byte(b), &v); err != nil {
-				return fmt.Errorf("decoding a registered %s: %w", kind, err)
-			}
-			out = append(out, v)
+			all[kind] = append(all[kind], b)
 			return nil
 		})
 	if err != nil {
-		return nil, fail(ctx, "reading registered "+kind+"s", err)
+		return nil, fail(ctx, "reading the registrations", err)
 	}
-	return out, nil
+	if inTx {
+		l.ts.mu.Lock()
+		l.ts.registry = all
+		l.ts.mu.Unlock()
+	}
+	return all, nil
 }
 
 // Discovery.
@@ -279,12 +321,17 @@ func (h *Host) PostTypes(ctx context.Context) ([]contentgen.PostType, error) {
 	var types []contentgen.PostType
 	var taxes []contentgen.Taxonomy
 	counts := map[string]map[string]int{}
-	err = h.db.readTxOn(ctx, q, func(ctx context.Context, q querier) error {
-		var err error
-		if types, err = registered[contentgen.PostType](ctx, h, q, regPostType); err != nil {
+	// The registrations and the counts need not come from one snapshot,
+	// so that two queries serve without a transaction of their own.
+	err = func() error {
+		all, err := h.registry(ctx, q)
+		if err != nil {
 			return err
 		}
-		if taxes, err = registered[contentgen.Taxonomy](ctx, h, q, regTaxonomy); err != nil {
+		if types, err = decodeRegistered[contentgen.PostType](all, regPostType); err != nil {
+			return err
+		}
+		if taxes, err = decodeRegistered[contentgen.Taxonomy](all, regTaxonomy); err != nil {
 			return err
 		}
 		return queryEach(ctx, q, h.db.stmt("SELECT type, status, COUNT(*) FROM posts GROUP BY type, status"), nil, func(rows *sql.Rows) error {
@@ -299,7 +346,7 @@ func (h *Host) PostTypes(ctx context.Context) ([]contentgen.PostType, error) {
 			counts[typ][status] = n
 			return nil
 		})
-	})
+	}()
 	if err != nil {
 		return nil, fail(ctx, "reading post types", err)
 	}
@@ -332,12 +379,16 @@ func (h *Host) Taxonomies(ctx context.Context) ([]contentgen.Taxonomy, error) {
 	var types []contentgen.PostType
 	var taxes []contentgen.Taxonomy
 	counts := map[string]int{}
-	err = h.db.readTxOn(ctx, q, func(ctx context.Context, q querier) error {
-		var err error
-		if types, err = registered[contentgen.PostType](ctx, h, q, regPostType); err != nil {
+	// As in PostTypes, without a transaction of their own.
+	err = func() error {
+		all, err := h.registry(ctx, q)
+		if err != nil {
 			return err
 		}
-		if taxes, err = registered[contentgen.Taxonomy](ctx, h, q, regTaxonomy); err != nil {
+		if types, err = decodeRegistered[contentgen.PostType](all, regPostType); err != nil {
+			return err
+		}
+		if taxes, err = decodeRegistered[contentgen.Taxonomy](all, regTaxonomy); err != nil {
 			return err
 		}
 		return queryEach(ctx, q, h.db.stmt("SELECT taxonomy, COUNT(*) FROM terms GROUP BY taxonomy"), nil, func(rows *sql.Rows) error {
@@ -349,7 +400,7 @@ func (h *Host) Taxonomies(ctx context.Context) ([]contentgen.Taxonomy, error) {
 			counts[tax] = n
 			return nil
 		})
-	})
+	}()
 	if err != nil {
 		return nil, fail(ctx, "reading taxonomies", err)
 	}

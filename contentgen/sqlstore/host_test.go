@@ -114,6 +114,50 @@ func TestHostRegistrationPersists(t *testing.T) {
 	})
 }
 
+// TestHostRegistrationInTx registers inside a transaction that has read
+// the registry already: its later writes see the registration, and a
+// registration rolled back with a savepoint is gone again for them.
+func TestHostRegistrationInTx(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, e engine) {
+		ctx := t.Context()
+		db := e.open(t, nil)
+		h := newHost(t, db)
+		errUndo := errors.New("undo")
+		err := h.InTx(ctx, func(ctx context.Context, tx contentgen.Host) error {
+			_, err := tx.CreatePosts(ctx, []contentgen.Post{{Type: "article", Title: "Read the registry"}})
+			require.NoError(t, err)
+			_, err = tx.CreatePosts(ctx, []contentgen.Post{{Type: "page", Title: "Not yet"}})
+			require.ErrorIs(t, err, sqlstore.ErrInvalid)
+
+			require.NoError(t, h.RegisterPostType(ctx, contentgen.PostType{Name: "page"}))
+			_, err = tx.CreatePosts(ctx, []contentgen.Post{{Type: "page", Title: "Registered"}})
+			require.NoError(t, err)
+
+			err = db.InTx(ctx, func(ctx context.Context) error {
+				require.NoError(t, h.RegisterPostType(ctx, contentgen.PostType{Name: "note"}))
+				_, err := tx.CreatePosts(ctx, []contentgen.Post{{Type: "note", Title: "Undone"}})
+				require.NoError(t, err)
+				return errUndo
+			})
+			require.ErrorIs(t, err, errUndo)
+			_, err = tx.CreatePosts(ctx, []contentgen.Post{{Type: "note", Title: "Rolled back"}})
+			require.ErrorIs(t, err, sqlstore.ErrInvalid, "the registration was rolled back")
+			return nil
+		})
+		require.NoError(t, err)
+		types, err := h.PostTypes(ctx)
+		require.NoError(t, err)
+		names := []string{}
+		for _, pt := range types {
+			names = append(names, pt.Name)
+		}
+		require.Equal(t, []string{"article", "page"}, names)
+		posts, err := h.Posts(ctx, contentgen.PostQuery{})
+		require.NoError(t, err)
+		require.Len(t, posts, 2)
+	})
+}
+
 func TestMediaFilesFollowTheirRecords(t *testing.T) {
 	forEachEngine(t, func(t *testing.T, e engine) {
 		ctx := t.Context()

@@ -7,12 +7,14 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/contentgen/sqlstore"
 	"github.com/contentgen/contentgen/history"
+	"github.com/contentgen/contentgen/templates"
 )
 
 // TestTablePrefix opens one database with two table prefixes and none:
@@ -76,6 +78,58 @@ func TestTablePrefix(t *testing.T) {
 		require.NotZero(t, count[""], names)
 		require.Equal(t, count[""], count["wp_contentgen_"], names)
 		require.Equal(t, count[""], count["other_"], names)
+	})
+}
+
+// TestTablePrefixKeepsToItsTables uses the stores of two prefixes in one
+// database: clearing the history, reading its statistics, counting posts
+// and terms by type and keeping the templates' sync mark touch the
+// tables of the store's own prefix only.
+func TestTablePrefixKeepsToItsTables(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, e engine) {
+		ctx := t.Context()
+		dsn, o := e.fresh(t)
+		at := func(prefix string) *sqlstore.DB {
+			return openAt(t, dsn, &sqlstore.Options{Schema: o.Schema, MaxConns: o.MaxConns, TablePrefix: prefix})
+		}
+		a, plain := at("wp_contentgen_"), at("")
+		for _, db := range []*sqlstore.DB{a, plain} {
+			require.NoError(t, db.History().Add(ctx, []history.Entry{{ContentType: history.TypePost, ContentID: 1, ContentSubtype: "article"}}))
+		}
+		ha, hp := newHost(t, a), newHost(t, plain)
+		_, err := hp.CreatePosts(ctx, []contentgen.Post{{Type: "article", Title: "Plain"}, {Type: "article", Title: "Plain too"}})
+		require.NoError(t, err)
+		_, err = hp.CreateTerms(ctx, []contentgen.Term{{Taxonomy: "label", Name: "Plain"}})
+		require.NoError(t, err)
+		mark := templates.SyncMark{SeenAt: time.UnixMicro(1_700_000_000_000_000).UTC()}
+		require.NoError(t, plain.Templates().SetSyncMark(ctx, mark))
+
+		st, err := a.History().Stats(ctx, time.Time{})
+		require.NoError(t, err)
+		require.Equal(t, 1, st.Total)
+		types, err := ha.PostTypes(ctx)
+		require.NoError(t, err)
+		require.Empty(t, types[0].Count, "the plain store's posts are not the prefixed store's")
+		taxes, err := ha.Taxonomies(ctx)
+		require.NoError(t, err)
+		for _, tx := range taxes {
+			require.Zero(t, tx.Count, tx.Name)
+		}
+		got, err := a.Templates().SyncMark(ctx)
+		require.NoError(t, err)
+		require.True(t, got.SeenAt.IsZero(), "the plain store's sync mark is not the prefixed store's")
+		require.NoError(t, a.Templates().SetSyncMark(ctx, templates.SyncMark{}))
+
+		require.NoError(t, a.History().Clear(ctx))
+		_, total, err := plain.History().List(ctx, history.Filter{})
+		require.NoError(t, err)
+		require.Equal(t, 1, total, "clearing the prefixed history leaves the plain one")
+		_, total, err = a.History().List(ctx, history.Filter{})
+		require.NoError(t, err)
+		require.Zero(t, total)
+		got, err = plain.Templates().SyncMark(ctx)
+		require.NoError(t, err)
+		require.Equal(t, mark.SeenAt, got.SeenAt.UTC())
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -17,10 +18,21 @@ type txKey struct{}
 type txState struct {
 	db *DB
 	tx *sql.Tx
+	// conn is the connection tx runs on when the dialect needs the
+	// driver's own connection (see rawConn), nil otherwise.
+	conn *sql.Conn
 
 	mu   sync.Mutex
 	done bool
 	sp   int // savepoints made so far, for unique names
+	// pending are the numbers of the savepoints released whose RELEASE
+	// has not been sent yet (see savepoint).
+	pending []int
+	// registry caches the configurations the Host reads from
+	// host_registry, by kind, for the rest of the transaction; nil when
+	// not read yet. Registering, and rolling back to a savepoint, clear
+	// it.
+	registry map[string][]string
 	// afterCommit and afterRollback run once the transaction has ended:
 	// file changes that follow the rows they belong to.
 	afterCommit, afterRollback []func()
@@ -100,11 +112,29 @@ func (db *DB) inTx(ctx context.Context, fn func(ctx context.Context, q querier) 
 	if ts := db.txOf(ctx); ts != nil {
 		return ts.savepoint(ctx, fn)
 	}
-	tx, err := db.w.BeginTx(ctx, db.d.writeTx())
-	if err != nil {
-		return fail(ctx, "beginning a transaction", err)
+	if d, ok := db.d.(sqliteDialect); ok && d.stmts != nil && d.stmts.pending() {
+		// Before the transaction takes the writing connection.
+		d.stmts.prepareWanted(ctx, db.w)
 	}
-	ts := &txState{db: db, tx: tx}
+	ts := &txState{db: db}
+	if db.d.rawConn() {
+		conn, err := db.w.Conn(ctx)
+		if err != nil {
+			return fail(ctx, "beginning a transaction", err)
+		}
+		defer conn.Close()
+		ts.conn = conn
+		ts.tx, err = conn.BeginTx(ctx, db.d.writeTx())
+		if err != nil {
+			return fail(ctx, "beginning a transaction", err)
+		}
+	} else {
+		var err error
+		if ts.tx, err = db.w.BeginTx(ctx, db.d.writeTx()); err != nil {
+			return fail(ctx, "beginning a transaction", err)
+		}
+	}
+	tx := ts.tx
 	committed := false
 	defer func() {
 		if !committed {
@@ -136,11 +166,19 @@ func (ts *txState) end() {
 }
 
 // savepoint runs fn in a savepoint of the transaction.
+//
+// The RELEASE of a savepoint is not sent at once: it is kept pending and
+// sent with the next SAVEPOINT (in the same round trip on PostgreSQL),
+// or left out where a later command ends the savepoint anyway: the
+// commit or rollback of the transaction, or the release of, or rollback
+// to, a savepoint it is nested in. Until then the statements that follow
+// run in the savepoint, which changes nothing they do.
 func (ts *txState) savepoint(ctx context.Context, fn func(ctx context.Context, q querier) error) error {
 	ts.mu.Lock()
 	ts.sp++
-	name := "cg_sp" + strconv.Itoa(ts.sp)
-	_, err := ts.tx.ExecContext(ctx, "SAVEPOINT "+name)
+	n := ts.sp
+	name := "cg_sp" + strconv.Itoa(n)
+	err := ts.execSavepoints(ctx, "SAVEPOINT "+name)
 	ts.mu.Unlock()
 	if err != nil {
 		return fail(ctx, "opening a savepoint", err)
@@ -152,8 +190,9 @@ func (ts *txState) savepoint(ctx context.Context, fn func(ctx context.Context, q
 			// may go on.
 			bg := context.WithoutCancel(ctx)
 			ts.mu.Lock()
-			_, _ = ts.tx.ExecContext(bg, "ROLLBACK TO SAVEPOINT "+name)
-			_, _ = ts.tx.ExecContext(bg, "RELEASE SAVEPOINT "+name)
+			ts.dropPendingAfter(n)
+			ts.registry = nil
+			_ = ts.execSavepoints(bg, "ROLLBACK TO SAVEPOINT "+name, "RELEASE SAVEPOINT "+name)
 			ts.mu.Unlock()
 		}
 	}()
@@ -164,12 +203,54 @@ func (ts *txState) savepoint(ctx context.Context, fn func(ctx context.Context, q
 		return err
 	}
 	ts.mu.Lock()
-	_, err = ts.tx.ExecContext(ctx, "RELEASE SAVEPOINT "+name)
-	ts.mu.Unlock()
-	if err != nil {
-		return fail(ctx, "releasing a savepoint", err)
+	if ts.done {
+		ts.mu.Unlock()
+		return fail(ctx, "releasing a savepoint", sql.ErrTxDone)
 	}
+	// Releasing the savepoint releases the ones nested in it.
+	ts.dropPendingAfter(n)
+	ts.pending = append(ts.pending, n)
+	ts.mu.Unlock()
 	released = true
+	return nil
+}
+
+// dropPendingAfter forgets the pending releases of the savepoints made
+// after savepoint n: they are nested in it, and its release or rollback
+// ends them too. The caller holds ts.mu.
+func (ts *txState) dropPendingAfter(n int) {
+	keep := ts.pending[:0]
+	for _, p := range ts.pending {
+		if p < n {
+			keep = append(keep, p)
+		}
+	}
+	ts.pending = keep
+}
+
+// execSavepoints sends the pending releases, then cmds: in one round
+// trip on PostgreSQL, which runs several statements of one string
+// without arguments, one after the other on the other engines. The
+// caller holds ts.mu.
+func (ts *txState) execSavepoints(ctx context.Context, cmds ...string) error {
+	if ts.done {
+		return sql.ErrTxDone
+	}
+	all := make([]string, 0, len(ts.pending)+len(cmds))
+	for _, p := range ts.pending {
+		all = append(all, "RELEASE SAVEPOINT cg_sp"+strconv.Itoa(p))
+	}
+	ts.pending = ts.pending[:0]
+	all = append(all, cmds...)
+	if ts.db.d.name() == "postgres" {
+		_, err := ts.tx.ExecContext(ctx, strings.Join(all, "; "))
+		return err
+	}
+	for _, c := range all {
+		if _, err := ts.tx.ExecContext(ctx, c); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -185,6 +266,35 @@ func (l lockedTx) ExecContext(ctx context.Context, q string, args ...any) (sql.R
 		return nil, sql.ErrTxDone
 	}
 	return l.ts.tx.ExecContext(ctx, q, args...)
+}
+
+// raw runs fn with the driver's connection of the transaction, under its
+// mutex; the transaction must have been begun on a connection of its own
+// (see dialect.rawConn).
+func (l lockedTx) raw(fn func(driverConn any) error) error {
+	l.ts.mu.Lock()
+	defer l.ts.mu.Unlock()
+	if l.ts.done {
+		return sql.ErrTxDone
+	}
+	if l.ts.conn == nil {
+		return errors.New("sqlstore: internal error: transaction without its own connection")
+	}
+	return l.ts.conn.Raw(fn)
+}
+
+// execStmt runs the prepared statement st of the transaction's pool in
+// the transaction, under its mutex.
+func (l lockedTx) execStmt(ctx context.Context, st *sql.Stmt, args []any) error {
+	l.ts.mu.Lock()
+	defer l.ts.mu.Unlock()
+	if l.ts.done {
+		return sql.ErrTxDone
+	}
+	txs := l.ts.tx.StmtContext(ctx, st)
+	defer txs.Close()
+	_, err := txs.ExecContext(ctx, args...)
+	return err
 }
 
 // QueryContext is not used: queryEach queries the transaction itself,

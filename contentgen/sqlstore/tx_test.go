@@ -120,6 +120,40 @@ func TestInTxNested(t *testing.T) {
 	})
 }
 
+// TestInTxNestedDeep nests savepoints three deep: savepoints released
+// inside one that fails are undone with it, and the transaction goes on
+// to open and release more.
+func TestInTxNestedDeep(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, e engine) {
+		db := e.open(t, nil)
+		ctx := t.Context()
+		errMiddle := errors.New("middle")
+		add := func(ctx context.Context) error { return db.History().Add(ctx, batch(1)) }
+		err := db.InTx(ctx, func(ctx context.Context) error {
+			require.NoError(t, add(ctx))
+			err := db.InTx(ctx, func(ctx context.Context) error {
+				require.NoError(t, add(ctx))
+				require.NoError(t, db.InTx(ctx, add))
+				require.NoError(t, db.InTx(ctx, func(ctx context.Context) error {
+					return db.InTx(ctx, add)
+				}))
+				return errMiddle
+			})
+			require.ErrorIs(t, err, errMiddle)
+			require.NoError(t, db.InTx(ctx, func(ctx context.Context) error {
+				require.NoError(t, db.InTx(ctx, add))
+				return add(ctx)
+			}))
+			_, total, err := db.History().List(ctx, history.Filter{})
+			require.NoError(t, err)
+			require.Equal(t, 3, total, "inside the transaction")
+			return nil
+		})
+		require.NoError(t, err)
+		require.Equal(t, 3, count(t, db))
+	})
+}
+
 // TestInTxLeftoverContext checks that a context kept from an ended
 // transaction does not break later calls: they run on their own.
 func TestInTxLeftoverContext(t *testing.T) {
