@@ -55,3 +55,11 @@ func (db *DB) Querier(ctx context.Context) Querier {
 
 // InTxOf reports whether ctx carries an open transaction of db.
 func (db *DB) InTxOf(ctx context.Context) bool { return db.txOf(ctx) != nil }
+
+// AfterTx registers what to do once the transaction ctx carries commits
+// (onCommit) or rolls back (onRollback), such as removing or keeping files
+// that belong to rows written in it. Either may be nil. Without a
+// transaction of db in ctx, onCommit runs at once.
+func (db *DB) AfterTx(ctx context.Context, onCommit, onRollback func()) {
+	db.after(ctx, onCommit, onRollback)
+}

@@ -87,6 +87,19 @@ func TestInTxWith(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, []int{2, 4}, seen)
 		require.Error(t, db.InTxWith(ctx, nil))
+
+		var events []string
+		_ = db.InTx(ctx, func(ctx context.Context) error {
+			db.AfterTx(ctx, func() { events = append(events, "commit 1") }, func() { events = append(events, "rollback 1") })
+			return errors.New("undo")
+		})
+		require.NoError(t, db.InTx(ctx, func(ctx context.Context) error {
+			db.AfterTx(ctx, func() { events = append(events, "commit 2") }, nil)
+			require.Len(t, events, 1, "nothing runs before the end of the transaction")
+			return nil
+		}))
+		db.AfterTx(ctx, func() { events = append(events, "at once") }, func() { events = append(events, "never") })
+		require.Equal(t, []string{"rollback 1", "commit 2", "at once"}, events)
 		require.Error(t, db.Querier(ctx).QueryEach(ctx, "SELECT v FROM own_rows", nil, nil))
 	})
 }
