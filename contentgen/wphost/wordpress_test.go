@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -315,4 +316,41 @@ echo json_encode([ 'prefix' => substr($u->user_pass, 0, 4), 'guess' => wp_check_
 		_, err = os.Stat(mediaFile)
 		require.ErrorIs(t, err, os.ErrNotExist, "the files of removed media are removed")
 	})
+}
+
+// TestWithoutUploads checks a site opened with no uploads directory: the
+// Host refuses to store bytes, and the Generator keeps images as media
+// records instead.
+func TestWithoutUploads(t *testing.T) {
+	o := siteOptions(t)
+	o.Uploads = ""
+	ctx := t.Context()
+	site := openSite(t, o)
+	_, err := site.Host().StoreMedia(ctx, contentgen.Media{Title: "x", MIMEType: "image/png", Filename: "x.png"}, []byte("x"))
+	require.ErrorIs(t, err, wphost.ErrNoUploads)
+	require.ErrorIs(t, err, errors.ErrUnsupported)
+	_, _, err = site.Host().MediaBytes(ctx, 1)
+	require.ErrorIs(t, err, wphost.ErrNoUploads)
+
+	img, err := local.New(nil)
+	require.NoError(t, err)
+	gen, err := site.Generator(&contentgen.Config{ImageProviders: []providers.ImageProvider{img}, Seed: ptr(int64(3))})
+	require.NoError(t, err)
+	t.Cleanup(func() { _, _ = gen.DeleteAll(context.Background()) })
+	res, err := gen.GeneratePosts(ctx, contentgen.PostsRequest{
+		PostType: "book", Count: ptr(2), SetFeaturedImage: ptr(true), ImageProvider: providers.Local,
+		ImageWidth: ptr(200), ImageHeight: ptr(150),
+	})
+	require.NoError(t, err)
+	posts, err := site.Host().Posts(ctx, contentgen.PostQuery{IDs: contentgen.OnlyIDs(res.IDs...)})
+	require.NoError(t, err)
+	require.Len(t, posts, 2)
+	require.NotZero(t, posts[0].FeaturedMediaID, "%v", res.Warnings)
+	media, err := site.Host().Media(ctx, contentgen.MediaQuery{IDs: contentgen.OnlyIDs(posts[0].FeaturedMediaID)})
+	require.NoError(t, err)
+	require.Len(t, media, 1)
+	require.Equal(t, 200, media[0].Width)
+	removed, err := gen.DeleteAll(ctx)
+	require.NoError(t, err)
+	require.Equal(t, 2, removed.Posts)
 }
