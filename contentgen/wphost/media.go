@@ -112,7 +112,7 @@ func (h *Host) createMedia(ctx context.Context, q sqlstore.Querier, media []cont
 		if files != nil && files[i].rel != "" {
 			guid = h.s.uploadsURL + "/" + files[i].rel
 		}
-		rows[i] = postRow{date: d, title: m.Title, status: "inherit", parent: m.ParentID, guid: guid, typ: "attachment", mime: m.MIMEType, commentStatus: "open"}
+		rows[i] = postRow{date: d, title: m.Title, status: "inherit", parent: m.ParentID, guid: guid, typ: "attachment", mime: m.MIMEType, commentStatus: h.s.commentStatus, pingStatus: "closed"}
 		if m.ParentID != 0 {
 			parents = append(parents, m.ParentID)
 		}

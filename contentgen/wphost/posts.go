@@ -41,6 +41,7 @@ type postRow struct {
 	guid            string
 	typ, mime       string
 	commentStatus   string
+	pingStatus      string
 }
 
 // values returns the row's values in postCols order.
@@ -49,7 +50,7 @@ func (r *postRow) values(loc *time.Location, now time.Time) []any {
 	mlocal, mgmt := localAndGMT(now, loc)
 	return []any{
 		r.author, local, gmt, r.content, r.title, r.excerpt,
-		r.status, r.commentStatus, "open", "", r.name, "", "",
+		r.status, r.commentStatus, r.pingStatus, "", r.name, "", "",
 		mlocal, mgmt, "", r.parent, r.guid,
 		0, r.typ, r.mime, 0,
 	}
@@ -103,12 +104,17 @@ func (h *Host) createPosts(ctx context.Context, q sqlstore.Querier, posts []cont
 		if date.IsZero() {
 			date = now
 		}
-		cs := "closed"
-		if slices.Contains(pt.Supports, "comments") {
-			cs = "open"
+		// As get_default_comment_status has them: closed for pages and
+		// for types without the feature, else the site's default.
+		cs, ps := "closed", "closed"
+		if p.Type != "page" && slices.Contains(pt.Supports, "comments") {
+			cs = h.s.commentStatus
+		}
+		if p.Type != "page" && slices.Contains(pt.Supports, "trackbacks") {
+			ps = h.s.pingStatus
 		}
 		rows[i] = postRow{author: p.AuthorID, date: date, content: p.Content, title: p.Title, excerpt: p.Excerpt,
-			status: status, parent: p.ParentID, typ: p.Type, commentStatus: cs}
+			status: status, parent: p.ParentID, typ: p.Type, commentStatus: cs, pingStatus: ps}
 		if p.AuthorID != 0 {
 			authors = append(authors, p.AuthorID)
 		}

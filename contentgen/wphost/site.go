@@ -113,6 +113,9 @@ type Site struct {
 	uploadsURL string
 	// consecutive is whether one multi-row INSERT gets consecutive ids.
 	consecutive bool
+	// commentStatus and pingStatus are the site's defaults for new posts
+	// (the options default_comment_status and default_ping_status).
+	commentStatus, pingStatus string
 
 	mu    sync.RWMutex
 	types map[string]contentgen.PostType
@@ -173,7 +176,8 @@ func Open(ctx context.Context, o *Options) (*Site, error) {
 // load reads the options, checks the tables and discovers the registry.
 func (s *Site) load(ctx context.Context) error {
 	q := s.db.Querier(ctx)
-	opts, err := s.options(ctx, q, "blogname", "home", "siteurl", "WPLANG", "timezone_string", "gmt_offset", "upload_url_path")
+	opts, err := s.options(ctx, q, "blogname", "home", "siteurl", "WPLANG", "timezone_string", "gmt_offset", "upload_url_path",
+		"default_comment_status", "default_ping_status")
 	if err != nil {
 		return fmt.Errorf("wphost: reading the site's options (is %q the table prefix?): %w", s.t.prefix, err)
 	}
@@ -183,6 +187,13 @@ func (s *Site) load(ctx context.Context) error {
 	s.loc, err = siteLocation(opts["timezone_string"], opts["gmt_offset"])
 	if err != nil {
 		return fmt.Errorf("wphost: %w", err)
+	}
+	s.commentStatus, s.pingStatus = "open", "open"
+	if opts["default_comment_status"] == "closed" {
+		s.commentStatus = "closed"
+	}
+	if opts["default_ping_status"] == "closed" {
+		s.pingStatus = "closed"
 	}
 	locale := opts["WPLANG"]
 	if locale == "" {
