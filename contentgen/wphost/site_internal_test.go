@@ -177,3 +177,29 @@ func TestBatchAndHistoryShareTheTransaction(t *testing.T) {
 		}
 	})
 }
+
+// TestIDsWithoutConsecutiveAutoIncrement checks the path for servers
+// whose multi-row INSERTs do not get consecutive ids
+// (innodb_autoinc_lock_mode 2): one statement per row, ids in order.
+func TestIDsWithoutConsecutiveAutoIncrement(t *testing.T) {
+	s := openTestSite(t)
+	s.consecutive = false
+	ctx := t.Context()
+	h := s.Host()
+	titles := []string{"Row A", "Row B", "Row C"}
+	var posts []contentgen.Post
+	for _, title := range titles {
+		posts = append(posts, contentgen.Post{Type: "post", Status: contentgen.StatusDraft, Title: title, Meta: contentgen.Meta{"title": title}})
+	}
+	ids, err := h.CreatePosts(ctx, posts)
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, h.DeletePosts(context.Background(), ids)) })
+	got, err := h.Posts(ctx, contentgen.PostQuery{IDs: contentgen.OnlyIDs(ids...)})
+	require.NoError(t, err)
+	require.Len(t, got, 3)
+	for i, p := range got {
+		require.Equal(t, ids[i], p.ID)
+		require.Equal(t, titles[i], p.Title)
+		require.Equal(t, titles[i], p.Meta["title"], "meta follows its post")
+	}
+}
