@@ -15,7 +15,7 @@ import (
 // exported Querier, commit and roll back with the stores' writes.
 func TestInTxWith(t *testing.T) {
 	forEachEngine(t, func(t *testing.T, e engine) {
-		db := e.open(t, &sqlstore.Options{TablePrefix: "ext_"})
+		db := e.open(t, nil)
 		ctx := t.Context()
 		ph := "?"
 		if db.Engine() == "postgres" {
