@@ -120,6 +120,11 @@
 // does too). Statements of goroutines that share a transaction are run one
 // at a time.
 //
+// Another package joins these transactions through InTxWith, which hands
+// its function the Querier of the transaction (Querier(ctx) returns the
+// same for a context that carries one), and AfterTx, which runs its
+// file changes once the transaction commits or rolls back.
+//
 // Errors of a done context match ctx.Err() with errors.Is; not-found
 // results are the stores' own sentinels (history.ErrNotFound,
 // templates.ErrNotFound), never sql.ErrNoRows.
