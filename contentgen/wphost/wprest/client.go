@@ -613,7 +613,15 @@ func (c *Client) fetchOwn(ctx context.Context, raw string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	resp, err := c.hc.Do(hr)
+	// Redirects may not leave the site's origin either.
+	hc := *c.hc
+	hc.CheckRedirect = func(r *http.Request, via []*http.Request) error {
+		if len(via) >= 5 || r.URL.Scheme != c.site.Scheme || !strings.EqualFold(r.URL.Host, c.site.Host) {
+			return errors.New("redirect away from the site's origin")
+		}
+		return nil
+	}
+	resp, err := hc.Do(hr)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
