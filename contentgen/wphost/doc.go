@@ -1,0 +1,69 @@
+// Package wphost is the contentgen.Host of a real WordPress site, written
+// straight into the site's MySQL or MariaDB tables.
+//
+// # Two write paths
+//
+// WordPress can be filled in two ways. This package writes its tables
+// directly: multi-row INSERTs, one transaction per batch, thousands of
+// posts a second. The package contentgen/wphost/wprest goes through the
+// site's REST API instead: slower, but it needs no database access and
+// runs every hook that plugins add. Both keep the site as consistent as
+// WordPress's own functions would.
+//
+// # What it needs
+//
+// Open takes Options: the site's URL with an administrator's login and
+// application password (the post types and taxonomies that PHP registers
+// are read from /wp-json/wp/v2/types and /wp/v2/taxonomies with
+// context=edit; Site.Refresh reads them again), the go-sql-driver/mysql
+// DSN of the database, the table prefix ("wp_" by default) and,
+// optionally, the uploads directory, where StoreMedia writes files.
+// The tables of contentgen itself (history, templates, state) are created
+// in the same database, named with the site's prefix and "contentgen_"
+// (wp_contentgen_history, ...), through contentgen/sqlstore.
+//
+// # What it guarantees
+//
+// Every write is one transaction (a savepoint of the one its context
+// carries). Host.InTx is the transaction of Site.DB, so the Generator of
+// Site.Generator commits each batch of content together with its history
+// entries, or neither. Objects a write refers to (authors, parents, terms,
+// posts, media) are checked under a shared lock inside it, so a concurrent
+// delete cannot slip in; writes that need unique values (post slugs, term
+// slugs, logins, e-mail addresses, nicenames) take a row lock of the
+// table prefix+"contentgen_wplock", as WordPress's tables have no unique
+// keys for them.
+//
+// The rows are those wp_insert_post, wp_insert_term, wp_insert_user,
+// wp_insert_comment and wp_insert_attachment write:
+//   - posts: post_name from the title as sanitize_title makes it, unique
+//     as wp_unique_post_slug makes it (hello-world, hello-world-2, ...;
+//     drafts and pending posts have none), post_date in the site's zone
+//     (timezone_string or gmt_offset) and post_date_gmt, a guid, the
+//     featured image in _thumbnail_id;
+//   - term links with term_taxonomy.count recounted as
+//     _update_post_term_count counts (published posts), and the cached
+//     {taxonomy}_children option deleted when a hierarchical taxonomy
+//     changes;
+//   - comments (threaded through comment_parent) with the posts'
+//     comment_count recounted;
+//   - users with a phpass portable hash of a random password (which
+//     wp_check_password accepts), a unique user_nicename, and
+//     {prefix}capabilities and {prefix}user_level as WordPress serialises
+//     them;
+//   - attachments with _wp_attached_file and _wp_attachment_metadata as
+//     wp_generate_attachment_metadata writes it, their files in the
+//     uploads directory under YYYY/MM/ (StoreMedia), removed with them.
+//
+// Deletes cascade as wp_delete_post, wp_delete_term, wp_delete_user and
+// wp_delete_comment do: meta, term links, comments and revisions go,
+// children move up, counts are recounted, featured images are cleared,
+// and no orphaned meta, term links or comments remain. TrashPosts and
+// TrashComments use WordPress's trash (_wp_trash_meta_status,
+// _wp_trash_meta_time).
+//
+// Differences from WordPress's own functions: no action or filter runs
+// (no plugin sees the writes), posts of a type with categories get no
+// default category when none is given, and the guid is the plain
+// permalink (?p=ID) for every status.
+package wphost
