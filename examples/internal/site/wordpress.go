@@ -38,8 +38,9 @@ type WordPress struct {
 // Enabled reports whether a WordPress site was named.
 func (w WordPress) Enabled() bool { return w.URL != "" }
 
-// check reports the first missing setting, named as the flag.
-func (w WordPress) check() error {
+// Check reports the first missing or contradictory setting, naming the
+// flag.
+func (w WordPress) Check() error {
 	switch {
 	case w.User == "":
 		return errors.New("-wordpress-user is required with -wordpress-url")
@@ -56,7 +57,7 @@ func (w WordPress) check() error {
 // templates and state are kept in the store dbFlag names (as for Open;
 // Memory keeps them until the process ends).
 func OpenWordPress(ctx context.Context, w WordPress, dbFlag string, log *slog.Logger) (*Site, error) {
-	if err := w.check(); err != nil {
+	if err := w.Check(); err != nil {
 		return nil, err
 	}
 	if log == nil {
