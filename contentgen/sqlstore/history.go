@@ -253,7 +253,7 @@ func (s *historyStore) Clear(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if _, err := s.db.writer(ctx).ExecContext(ctx, "DELETE FROM history"); err != nil {
+	if _, err := s.db.writer(ctx).ExecContext(ctx, s.db.stmt("DELETE FROM history")); err != nil {
 		return fail(ctx, "clearing history", err)
 	}
 	return nil
@@ -267,7 +267,7 @@ func (s *historyStore) Stats(ctx context.Context, since time.Time) (history.Stat
 	}
 	st := history.Stats{ByType: map[string]int{}}
 	read := func(ctx context.Context, q querier) error {
-		err := queryEach(ctx, q, "SELECT content_type, content_subtype, COUNT(*) FROM history GROUP BY content_type, content_subtype", nil,
+		err := queryEach(ctx, q, s.db.stmt("SELECT content_type, content_subtype, COUNT(*) FROM history GROUP BY content_type, content_subtype"), nil,
 			func(rows *sql.Rows) error {
 				var c history.SubtypeCount
 				if err := rows.Scan(&c.ContentType, &c.ContentSubtype, &c.Count); err != nil {

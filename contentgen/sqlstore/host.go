@@ -287,7 +287,7 @@ func (h *Host) PostTypes(ctx context.Context) ([]contentgen.PostType, error) {
 		if taxes, err = registered[contentgen.Taxonomy](ctx, h, q, regTaxonomy); err != nil {
 			return err
 		}
-		return queryEach(ctx, q, "SELECT type, status, COUNT(*) FROM posts GROUP BY type, status", nil, func(rows *sql.Rows) error {
+		return queryEach(ctx, q, h.db.stmt("SELECT type, status, COUNT(*) FROM posts GROUP BY type, status"), nil, func(rows *sql.Rows) error {
 			var typ, status string
 			var n int
 			if err := rows.Scan(&typ, &status, &n); err != nil {
@@ -340,7 +340,7 @@ func (h *Host) Taxonomies(ctx context.Context) ([]contentgen.Taxonomy, error) {
 		if taxes, err = registered[contentgen.Taxonomy](ctx, h, q, regTaxonomy); err != nil {
 			return err
 		}
-		return queryEach(ctx, q, "SELECT taxonomy, COUNT(*) FROM terms GROUP BY taxonomy", nil, func(rows *sql.Rows) error {
+		return queryEach(ctx, q, h.db.stmt("SELECT taxonomy, COUNT(*) FROM terms GROUP BY taxonomy"), nil, func(rows *sql.Rows) error {
 			var tax string
 			var n int
 			if err := rows.Scan(&tax, &n); err != nil {

@@ -122,7 +122,7 @@ func (h *Host) Users(ctx context.Context, uq contentgen.UserQuery) ([]contentgen
 	w.ids("id", uq.IDs)
 	if len(uq.Roles) > 0 {
 		c, a := h.db.d.inList("r.role", slices.Clone(uq.Roles))
-		w.add("EXISTS (SELECT 1 FROM user_roles r WHERE r.user_id = users.id AND "+c+")", a...)
+		w.add("EXISTS (SELECT 1 FROM user_roles r WHERE r.user_id = "+h.db.table("users")+".id AND "+c+")", a...)
 	}
 	if uq.Login != "" {
 		w.add("login = ?", uq.Login)
@@ -130,7 +130,7 @@ func (h *Host) Users(ctx context.Context, uq contentgen.UserQuery) ([]contentgen
 	if uq.Email != "" {
 		w.add("email_lower = ?", strings.ToLower(uq.Email))
 	}
-	w.meta(contentgen.KindUser, "users.id", uq.MetaKey, uq.MetaValue)
+	w.meta(contentgen.KindUser, h.db.table("users")+".id", uq.MetaKey, uq.MetaValue)
 	w.search(uq.Search, "login", "display_name", "email")
 	out := []contentgen.User{}
 	if w.none {
@@ -358,7 +358,7 @@ func (h *Host) Comments(ctx context.Context, cq contentgen.CommentQuery) ([]cont
 	w.ids("id", cq.IDs)
 	w.ids("post_id", cq.PostIDs)
 	w.strs("status", cq.Statuses)
-	w.meta(contentgen.KindComment, "comments.id", cq.MetaKey, cq.MetaValue)
+	w.meta(contentgen.KindComment, h.db.table("comments")+".id", cq.MetaKey, cq.MetaValue)
 	out := []contentgen.Comment{}
 	if w.none {
 		return out, nil
@@ -525,7 +525,7 @@ func (h *Host) Media(ctx context.Context, mq contentgen.MediaQuery) ([]contentge
 		}
 		w.add("("+strings.Join(parts, " OR ")+")", args...)
 	}
-	w.meta(contentgen.KindMedia, "media.id", mq.MetaKey, mq.MetaValue)
+	w.meta(contentgen.KindMedia, h.db.table("media")+".id", mq.MetaKey, mq.MetaValue)
 	w.search(mq.Search, "title")
 	out := []contentgen.Media{}
 	if w.none {

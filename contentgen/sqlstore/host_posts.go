@@ -198,7 +198,7 @@ func (h *Host) Posts(ctx context.Context, pq contentgen.PostQuery) ([]contentgen
 	if pq.AuthorID != 0 {
 		w.add("author_id = ?", pq.AuthorID)
 	}
-	w.meta(contentgen.KindPost, "posts.id", pq.MetaKey, pq.MetaValue)
+	w.meta(contentgen.KindPost, h.db.table("posts")+".id", pq.MetaKey, pq.MetaValue)
 	w.search(pq.Search, "title")
 	out := []contentgen.Post{}
 	if w.none {

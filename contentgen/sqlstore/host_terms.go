@@ -191,7 +191,7 @@ func (h *Host) Terms(ctx context.Context, tq contentgen.TermQuery) ([]contentgen
 	if tq.HasParent {
 		w.add("parent_id = ?", tq.Parent)
 	}
-	w.meta(contentgen.KindTerm, "terms.id", tq.MetaKey, tq.MetaValue)
+	w.meta(contentgen.KindTerm, h.db.table("terms")+".id", tq.MetaKey, tq.MetaValue)
 	w.search(tq.Search, "name")
 	out := []contentgen.Term{}
 	if w.none {

@@ -30,6 +30,23 @@ func TestMemory(t *testing.T) {
 	t.Run("State", func(t *testing.T) {
 		hosttest.RunStateStore(t, func(t *testing.T) contentgen.StateStore { return open(t, nil).State() })
 	})
+	// A database holding only prefixed tables, as a WordPress database
+	// does: a statement naming a table without the prefix fails.
+	prefixed := func(o sqlstore.Options) *sqlstore.Options { o.TablePrefix = "wp_contentgen_"; return &o }
+	t.Run("PrefixedHistory", func(t *testing.T) {
+		historytest.RunWithClock(t, func(t *testing.T, now func() time.Time) history.Store {
+			return open(t, prefixed(sqlstore.Options{Now: now})).History()
+		})
+	})
+	t.Run("PrefixedTemplates", func(t *testing.T) {
+		templatetest.Run(t, func(t *testing.T) templates.Store { return open(t, prefixed(sqlstore.Options{})).Templates() })
+	})
+	t.Run("PrefixedState", func(t *testing.T) {
+		hosttest.RunStateStore(t, func(t *testing.T) contentgen.StateStore { return open(t, prefixed(sqlstore.Options{})).State() })
+	})
+	t.Run("PrefixedHost", func(t *testing.T) {
+		hosttest.Run(t, func(t *testing.T) contentgen.Host { return newHost(t, open(t, prefixed(sqlstore.Options{}))) })
+	})
 	t.Run("Private", func(t *testing.T) {
 		a, b := open(t, nil), open(t, nil)
 		require.NoError(t, a.History().Add(context.Background(), batch(2)))

@@ -289,7 +289,7 @@ func (s *templateStore) SyncMark(ctx context.Context) (templates.SyncMark, error
 	}
 	var sigs sql.NullString
 	var seen sql.NullInt64
-	err = queryRow(ctx, q, "SELECT signatures, seen_at FROM template_sync_mark WHERE id = 1", nil, &sigs, &seen)
+	err = queryRow(ctx, q, s.db.stmt("SELECT signatures, seen_at FROM template_sync_mark WHERE id = 1"), nil, &sigs, &seen)
 	if errors.Is(err, sql.ErrNoRows) {
 		return templates.SyncMark{}, nil
 	}
@@ -315,7 +315,7 @@ func (s *templateStore) SetSyncMark(ctx context.Context, m templates.SyncMark) e
 		return err
 	}
 	if m.Signatures == nil && m.SeenAt.IsZero() {
-		if _, err := q.ExecContext(ctx, "DELETE FROM template_sync_mark"); err != nil {
+		if _, err := q.ExecContext(ctx, s.db.stmt("DELETE FROM template_sync_mark")); err != nil {
 			return fail(ctx, "clearing the sync mark", err)
 		}
 		return nil
