@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -33,6 +34,7 @@ func runCLI(t *testing.T, tty bool, stdin string, args ...string) result {
 		stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut,
 		isTerminal: func(any) bool { return tty },
 		now:        time.Now,
+		getenv:     os.Getenv,
 	}
 	code := a.execute(context.Background(), args)
 	return result{code, out.String(), errOut.String()}
