@@ -203,7 +203,7 @@ value), 1 for any other failure.`,
 	pf.StringVar(&a.wp.Uploads, "wordpress-uploads", "", "the site's uploads directory (wp-content/uploads), where images are written with --wordpress-db")
 	pf.BoolVar(&a.jsonOut, "json", false, "print the result as JSON on stdout, and nothing else there")
 	pf.BoolVarP(&a.quiet, "quiet", "q", false, "print no progress on stderr")
-	root.AddCommand(a.generateCmd(), a.deleteCmd(), a.cleanupCmd(), a.historyCmd(), a.templatesCmd())
+	root.AddCommand(a.generateCmd(), a.deleteCmd(), a.cleanupCmd(), a.historyCmd(), a.templatesCmd(), a.settingsCmd())
 	return root
 }
 

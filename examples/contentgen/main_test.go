@@ -427,3 +427,25 @@ func TestFormats(t *testing.T) {
 	require.Equal(t, "39m 30s", formatDuration(39*time.Minute+30*time.Second))
 	require.Equal(t, "2h 05m", formatDuration(2*time.Hour+5*time.Minute+20*time.Second))
 }
+
+func TestSettingsAreKeptWithTheSite(t *testing.T) {
+	t.Parallel()
+	db, _ := newSiteFile(t)
+	r := runCLI(t, false, "", "settings", "--db", db, "--text-source", "realtext", "--hourly-rate", "80")
+	require.Equal(t, 0, r.code, r.stderr)
+	r = runCLI(t, false, "", "settings", "--db", db, "--json")
+	require.Equal(t, 0, r.code, r.stderr)
+	var got struct {
+		Settings struct {
+			TextSource string  `json:"text_source"`
+			HourlyRate float64 `json:"hourly_rate"`
+		} `json:"settings"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &got), r.stdout)
+	require.Equal(t, "realtext", got.Settings.TextSource)
+	require.Equal(t, 80.0, got.Settings.HourlyRate)
+
+	r = runCLI(t, false, "", "settings", "--db", db, "--text-source", "klingon")
+	require.Equal(t, exitUsage, r.code)
+	require.Contains(t, r.stderr, "--text-source")
+}
