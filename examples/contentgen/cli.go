@@ -36,7 +36,7 @@ const siteURL = "http://127.0.0.1:8080"
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, isTerminal: isTerminal, now: time.Now, barThrottle: 50 * time.Millisecond}
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, isTerminal: isTerminal, now: time.Now, barThrottle: 50 * time.Millisecond, getenv: os.Getenv}
 	return a.execute(ctx, args)
 }
 
@@ -53,6 +53,10 @@ type app struct {
 
 	db, media, acfDir string
 	jsonOut, quiet    bool
+	// wp names a WordPress site to act on instead of the demo site.
+	wp site.WordPress
+	// getenv reads the environment.
+	getenv func(string) string
 }
 
 // isTerminal reports whether stream is a file open on a terminal.
@@ -165,11 +169,22 @@ by default (created with the demo content when new), another file, a
 PostgreSQL database (--db postgres://...) or memory (--db memory, gone when
 the command ends).
 
+--wordpress-url acts on a real WordPress site instead, with an
+administrator's application password (--wordpress-app-password, or the
+environment variable ` + site.EnvWordPressPassword + `). With
+--wordpress-db, content is written straight into the site's tables and the
+history is kept in the same database; without it, everything goes through
+the site's REST API and the history is kept where --db says.
+
 Exit status: 0 on success, 2 for a usage error (a bad flag or an invalid
 value), 1 for any other failure.`,
 		Example: `  contentgen generate posts --count 500 --locale de_DE --image-provider provider_local
   contentgen history stats
-  contentgen cleanup --yes`,
+  contentgen cleanup --yes
+  contentgen --wordpress-url http://127.0.0.1:8000 --wordpress-user admin \
+    --wordpress-db 'root@tcp(127.0.0.1:3306)/wordpress' \
+    --wordpress-uploads /var/www/wordpress/wp-content/uploads \
+    generate posts --count 500 --image-provider provider_local`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
@@ -180,9 +195,15 @@ value), 1 for any other failure.`,
 	pf.StringVar(&a.db, "db", "contentgen.db", `where the site is kept: a SQLite file, a postgres:// URL, or "memory" (gone when the command ends)`)
 	pf.StringVar(&a.media, "media", "", "directory of media files (default: the SQLite file's name plus .media, or contentgen-media for PostgreSQL)")
 	pf.StringVar(&a.acfDir, "acf-json", "", "directory of ACF local JSON field groups (acf-json) to read custom fields from")
+	pf.StringVar(&a.wp.URL, "wordpress-url", "", "act on this WordPress site instead of the demo site, such as http://127.0.0.1:8000")
+	pf.StringVar(&a.wp.User, "wordpress-user", "", "an administrator of the WordPress site")
+	pf.StringVar(&a.wp.AppPassword, "wordpress-app-password", "", "an application password of that user ("+site.EnvWordPressPassword+" when empty)")
+	pf.StringVar(&a.wp.DB, "wordpress-db", "", "DSN of the site's database, such as root@tcp(127.0.0.1:3306)/wordpress: write straight into its tables and keep the history there (REST API only when empty)")
+	pf.StringVar(&a.wp.Prefix, "wordpress-prefix", "wp_", "table prefix of the WordPress database")
+	pf.StringVar(&a.wp.Uploads, "wordpress-uploads", "", "the site's uploads directory (wp-content/uploads), where images are written with --wordpress-db")
 	pf.BoolVar(&a.jsonOut, "json", false, "print the result as JSON on stdout, and nothing else there")
 	pf.BoolVarP(&a.quiet, "quiet", "q", false, "print no progress on stderr")
-	root.AddCommand(a.generateCmd(), a.deleteCmd(), a.cleanupCmd(), a.historyCmd(), a.templatesCmd())
+	root.AddCommand(a.generateCmd(), a.deleteCmd(), a.cleanupCmd(), a.historyCmd(), a.templatesCmd(), a.settingsCmd())
 	return root
 }
 
@@ -199,9 +220,22 @@ func (a *app) open(ctx context.Context) (*session, error) {
 			return nil, usageErr("--acf-json: %s is not a directory", a.acfDir)
 		}
 	}
-	st, err := site.Open(ctx, a.db, a.media, contentgen.Site{
-		Name: "contentgen demo", URL: siteURL, AdminURL: siteURL + "/admin", Locale: "en_US",
-	}, nil)
+	var st *site.Site
+	var err error
+	if a.wp.Enabled() {
+		wp := a.wp
+		if wp.AppPassword == "" {
+			wp.AppPassword = a.getenv(site.EnvWordPressPassword)
+		}
+		if err := wp.Check(); err != nil {
+			return nil, usageErr("-%s", err)
+		}
+		st, err = site.OpenWordPress(ctx, wp, a.db, nil)
+	} else {
+		st, err = site.Open(ctx, a.db, a.media, contentgen.Site{
+			Name: "contentgen demo", URL: siteURL, AdminURL: siteURL + "/admin", Locale: "en_US",
+		}, nil)
+	}
 	if err != nil {
 		return nil, &exitError{exitFailure, err}
 	}

@@ -125,7 +125,7 @@ made by hand stays. On a terminal it asks first; elsewhere it needs --yes.`,
 	}
 	yes := cmd.Flags().BoolP("yes", "y", false, "do not ask for confirmation")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		if err := a.confirm(*yes, "Permanently delete all generated content of "+redactedDB(a.db)+"?"); err != nil {
+		if err := a.confirm(*yes, "Permanently delete all generated content of "+a.siteName()+"?"); err != nil {
 			return err
 		}
 		return a.with(cmd, func(ctx context.Context, s *session) error {

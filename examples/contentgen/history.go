@@ -137,7 +137,7 @@ func (a *app) historyClearCmd() *cobra.Command {
 	}
 	yes := cmd.Flags().BoolP("yes", "y", false, "do not ask for confirmation")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		if err := a.confirm(*yes, "Forget the whole history of "+redactedDB(a.db)+"?"); err != nil {
+		if err := a.confirm(*yes, "Forget the whole history of "+a.siteName()+"?"); err != nil {
 			return err
 		}
 		return a.with(cmd, func(ctx context.Context, s *session) error {
@@ -193,5 +193,11 @@ func (a *app) templatesCmd() *cobra.Command {
 	return cmd
 }
 
-// redactedDB names the database of --db without its password.
-func redactedDB(db string) string { return site.Redact(db) }
+// siteName names the site the command acts on: the WordPress site, or the
+// database of --db, without passwords.
+func (a *app) siteName() string {
+	if a.wp.Enabled() {
+		return "the WordPress site " + a.wp.URL
+	}
+	return site.Redact(a.db)
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -33,6 +34,7 @@ func runCLI(t *testing.T, tty bool, stdin string, args ...string) result {
 		stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut,
 		isTerminal: func(any) bool { return tty },
 		now:        time.Now,
+		getenv:     os.Getenv,
 	}
 	code := a.execute(context.Background(), args)
 	return result{code, out.String(), errOut.String()}
@@ -424,4 +426,26 @@ func TestFormats(t *testing.T) {
 	require.Equal(t, "0m 30s", formatDuration(30*time.Second))
 	require.Equal(t, "39m 30s", formatDuration(39*time.Minute+30*time.Second))
 	require.Equal(t, "2h 05m", formatDuration(2*time.Hour+5*time.Minute+20*time.Second))
+}
+
+func TestSettingsAreKeptWithTheSite(t *testing.T) {
+	t.Parallel()
+	db, _ := newSiteFile(t)
+	r := runCLI(t, false, "", "settings", "--db", db, "--text-source", "realtext", "--hourly-rate", "80")
+	require.Equal(t, 0, r.code, r.stderr)
+	r = runCLI(t, false, "", "settings", "--db", db, "--json")
+	require.Equal(t, 0, r.code, r.stderr)
+	var got struct {
+		Settings struct {
+			TextSource string  `json:"text_source"`
+			HourlyRate float64 `json:"hourly_rate"`
+		} `json:"settings"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &got), r.stdout)
+	require.Equal(t, "realtext", got.Settings.TextSource)
+	require.Equal(t, 80.0, got.Settings.HourlyRate)
+
+	r = runCLI(t, false, "", "settings", "--db", db, "--text-source", "klingon")
+	require.Equal(t, exitUsage, r.code)
+	require.Contains(t, r.stderr, "--text-source")
 }

@@ -4,6 +4,8 @@
 //	                         [-admin-password "xxxx xxxx xxxx xxxx xxxx xxxx"]
 //	                         [-user name:password:role]... [-allow-account-passwords]
 //	                         [-acf-json DIR] [-db contentgen.db|postgres://...|memory] [-media DIR]
+//	                         [-wordpress-url URL -wordpress-user USER -wordpress-app-password 'xxxx xxxx ...'
+//	                          [-wordpress-db DSN] [-wordpress-prefix wp_] [-wordpress-uploads DIR]]
 //
 // The demo site starts like a fresh installation: post types post, page,
 // book and publisher, the taxonomies category, post_tag and genre, one
@@ -17,6 +19,13 @@
 // in PostgreSQL, for several servers sharing one site; -db memory keeps it
 // in memory until the server stops. The demo site is created only in a new
 // database.
+//
+// -wordpress-url serves the API in front of a real WordPress site instead
+// of the demo site (package contentgen/wphost): with -wordpress-db, content
+// is written straight into the site's tables and the history, templates
+// and state are kept in the same database; without it, everything goes
+// through the site's REST API (package contentgen/wphost/wprest) and the
+// history is kept where -db says.
 //
 // The admin page (package httpapi/admin) is served beside the API, at
 // /contentgen/admin/ for the default -base; log in there with a user name
@@ -82,10 +91,21 @@ func run(ctx context.Context, args []string, out *os.File) error {
 	acfDir := fs.String("acf-json", "", "directory of ACF local JSON field groups (acf-json) to read custom fields from")
 	dbFlag := fs.String("db", "contentgen.db", `where the site is kept: a SQLite file, a postgres:// URL, or "memory" (gone when the server stops)`)
 	mediaDir := fs.String("media", "", "directory of media files (default: the SQLite file's name plus .media, or contentgen-media for PostgreSQL)")
+	var wp site.WordPress
+	fs.StringVar(&wp.URL, "wordpress-url", "", "fill this WordPress site instead of the demo site, such as http://127.0.0.1:8000")
+	fs.StringVar(&wp.User, "wordpress-user", "", "an administrator of the WordPress site")
+	fs.StringVar(&wp.AppPassword, "wordpress-app-password", "", "an application password of that user ("+site.EnvWordPressPassword+" when empty)")
+	fs.StringVar(&wp.DB, "wordpress-db", "", "DSN of the site's database, such as root@tcp(127.0.0.1:3306)/wordpress: write straight into its tables and keep the history there (REST API only when empty)")
+	fs.StringVar(&wp.Prefix, "wordpress-prefix", "wp_", "table prefix of the WordPress database")
+	fs.StringVar(&wp.Uploads, "wordpress-uploads", "", "the site's uploads directory (wp-content/uploads), where images are written with -wordpress-db")
 	var users userFlags
 	fs.Var(&users, "user", "add a user as name:password:role whose application password is password (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+
+	if wp.AppPassword == "" {
+		wp.AppPassword = os.Getenv(site.EnvWordPressPassword)
 	}
 
 	kr, keyNote, err := loadKeyring(*keyFile)
@@ -99,7 +119,7 @@ func run(ctx context.Context, args []string, out *os.File) error {
 	srv, creds, closeSite, err := newServer(ctx, serverConfig{
 		addr: *addr, base: *base, adminPassword: *adminPassword, users: users,
 		allowAccount: *allowAccount, keyring: kr, license: lic, acfDir: *acfDir,
-		db: *dbFlag, mediaDir: *mediaDir,
+		db: *dbFlag, mediaDir: *mediaDir, wordpress: wp,
 	})
 	if err != nil {
 		return err
@@ -110,8 +130,15 @@ func run(ctx context.Context, args []string, out *os.File) error {
 		return err
 	}
 	apiBase := "http://" + ln.Addr().String() + "/" + strings.Trim(*base, "/")
+	keptIn := site.Redact(*dbFlag)
+	if wp.Enabled() {
+		keptIn = "WordPress at " + wp.URL
+		if wp.DB != "" {
+			keptIn += ", database " + site.Redact(wp.DB)
+		}
+	}
 	fmt.Fprintf(out, "contentgen demo site listening\n  API base URL: %s\n  admin page:   http://%s%s (log in as a user below)\n  site kept in: %s\n",
-		apiBase, ln.Addr(), adminPathOf(*base), site.Redact(*dbFlag))
+		apiBase, ln.Addr(), adminPathOf(*base), keptIn)
 	for _, c := range creds {
 		fmt.Fprintf(out, "  user %-12s application password %q (%s)\n", c.name, c.password, c.role)
 	}
@@ -143,6 +170,7 @@ type serverConfig struct {
 	license                   license.LicenseManager
 	acfDir                    string
 	db, mediaDir              string
+	wordpress                 site.WordPress
 }
 
 // newServer opens the demo site (creating it in a new database), its
@@ -163,12 +191,18 @@ func buildServer(ctx context.Context, c serverConfig) (*http.Server, []userSpec,
 	addr, base, adminPassword, users, allowAccount := c.addr, c.base, c.adminPassword, c.users, c.allowAccount
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	siteURL := "http://" + addr
-	st, err := site.Open(ctx, c.db, c.mediaDir, contentgen.Site{
-		Name:     "contentgen demo",
-		URL:      siteURL,
-		AdminURL: siteURL + "/admin",
-		Locale:   "en_US",
-	}, logger)
+	var st *site.Site
+	var err error
+	if c.wordpress.Enabled() {
+		st, err = site.OpenWordPress(ctx, c.wordpress, c.db, logger)
+	} else {
+		st, err = site.Open(ctx, c.db, c.mediaDir, contentgen.Site{
+			Name:     "contentgen demo",
+			URL:      siteURL,
+			AdminURL: siteURL + "/admin",
+			Locale:   "en_US",
+		}, logger)
+	}
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -233,7 +267,9 @@ func buildServer(ctx context.Context, c serverConfig) (*http.Server, []userSpec,
 	mux := http.NewServeMux()
 	httpapi.Mount(mux, base, api)
 	mux.Handle(adminPath, http.StripPrefix(strings.TrimSuffix(adminPath, "/"), adminPage))
-	mux.Handle("GET /uploads/", st.Files)
+	if st.Files != nil {
+		mux.Handle("GET /uploads/", st.Files)
+	}
 	mux.Handle("POST /login", login(basic, sessions))
 	return httpapi.NewServer(addr, mux, nil), creds, st, nil
 }

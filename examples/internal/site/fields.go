@@ -95,15 +95,36 @@ func Fields(ctx context.Context, register func(context.Context, contentgen.PostT
 	if acfDir == "" {
 		return templates.NewRegistry(code), nil
 	}
-	st, err := os.Stat(acfDir)
+	acf, err := acfAdapter(acfDir)
+	if err != nil {
+		return nil, err
+	}
+	return templates.NewRegistry(acf, code), nil
+}
+
+// ACFFields returns the field adapters of a site without the demo field
+// groups: the ACF local JSON files of acfDir, or none when it is empty.
+func ACFFields(acfDir string) (*templates.Registry, error) {
+	if acfDir == "" {
+		return templates.NewRegistry(), nil
+	}
+	acf, err := acfAdapter(acfDir)
+	if err != nil {
+		return nil, err
+	}
+	return templates.NewRegistry(acf), nil
+}
+
+// acfAdapter reads the ACF local JSON field groups of dir.
+func acfAdapter(dir string) (templates.FieldAdapter, error) {
+	st, err := os.Stat(dir)
 	if err != nil {
 		return nil, fmt.Errorf("-acf-json: %w", err)
 	}
 	if !st.IsDir() {
-		return nil, fmt.Errorf("-acf-json: %s is not a directory", acfDir)
+		return nil, fmt.Errorf("-acf-json: %s is not a directory", dir)
 	}
-	acf := acfjson.New(os.DirFS(acfDir), &acfjson.Options{Primary: true, SkipInvalid: true})
-	return templates.NewRegistry(acf, code), nil
+	return acfjson.New(os.DirFS(dir), &acfjson.Options{Primary: true, SkipInvalid: true}), nil
 }
 
 // StarterTemplates are the system templates of the demo site, one per
@@ -152,8 +173,23 @@ func StarterTemplates() []templates.Input {
 	}
 }
 
-// InstallStarters installs the starter templates.
-func InstallStarters(ctx context.Context, gen *contentgen.Generator) error {
-	_, err := gen.Templates().EnsureSystem(ctx, StarterTemplates())
+// InstallStarters installs the starter templates of the post types host
+// has.
+func InstallStarters(ctx context.Context, gen *contentgen.Generator, host contentgen.Host) error {
+	types, err := host.PostTypes(ctx)
+	if err != nil {
+		return err
+	}
+	has := make(map[string]bool, len(types))
+	for _, pt := range types {
+		has[pt.Name] = true
+	}
+	var ins []templates.Input
+	for _, in := range StarterTemplates() {
+		if has[in.PostType] {
+			ins = append(ins, in)
+		}
+	}
+	_, err = gen.Templates().EnsureSystem(ctx, ins)
 	return err
 }

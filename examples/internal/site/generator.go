@@ -8,6 +8,7 @@ import (
 	"github.com/contentgen/contentgen/contentgen/secrets"
 	"github.com/contentgen/contentgen/providers/ai"
 	"github.com/contentgen/contentgen/providers/imaging"
+	"github.com/contentgen/contentgen/templates"
 )
 
 // GeneratorOptions are what a program adds to the demo site's Generator.
@@ -35,7 +36,12 @@ func (s *Site) Generator(ctx context.Context, o GeneratorOptions) (*contentgen.G
 	if err != nil {
 		return nil, err
 	}
-	fields, err := Fields(ctx, s.Register, o.ACFDir)
+	var fields *templates.Registry
+	if s.WordPress {
+		fields, err = ACFFields(o.ACFDir)
+	} else {
+		fields, err = Fields(ctx, s.Register, o.ACFDir)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -52,11 +58,12 @@ func (s *Site) Generator(ctx context.Context, o GeneratorOptions) (*contentgen.G
 		AIProviders:    o.AIProviders,
 		Templates:      s.Templates,
 		FieldAdapters:  fields,
+		BatchSize:      s.BatchSize,
 	})
 	if err != nil {
 		return nil, err
 	}
-	if err := InstallStarters(ctx, gen); err != nil {
+	if err := InstallStarters(ctx, gen, s.Host); err != nil {
 		return nil, err
 	}
 	return gen, nil

@@ -29,13 +29,20 @@ type Site struct {
 	History   history.Store
 	Templates templates.Store
 	State     contentgen.StateStore
-	// Files serves the media files under /uploads/.
+	// Files serves the media files under /uploads/; nil for a WordPress
+	// site, which serves its own.
 	Files http.Handler
 	// Register registers a post type on the host (replacing one of the
 	// same name).
 	Register func(ctx context.Context, pt contentgen.PostType) error
 	// Fresh is set when the demo content was just created.
 	Fresh bool
+	// WordPress is set for a real WordPress site (OpenWordPress): it has
+	// none of the demo site's post types, custom fields or starters but
+	// the posts and pages ones.
+	WordPress bool
+	// BatchSize is the Generator's batch size; 0 means the library's.
+	BatchSize int
 	// Close closes the database; it is a no-op in memory.
 	Close func() error
 }

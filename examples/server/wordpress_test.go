@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/contentgen/contentgen/examples/internal/site"
+	"github.com/contentgen/contentgen/internal/wptest"
+)
+
+// TestServerInFrontOfWordPress serves the API in front of a real
+// WordPress site (database mode): discovery shows what PHP registered,
+// generation and cleanup act on the site's own tables, and the history is
+// kept in its database.
+func TestServerInFrontOfWordPress(t *testing.T) {
+	s := wptest.Get(t, wptest.EnvDB, wptest.EnvUploads)
+	wptest.Exclusive(t, s)
+	const pw = "abcd efgh ijkl mnop qrst uvwx"
+	srv, _, closeSite, err := newServer(context.Background(), serverConfig{
+		addr: "127.0.0.1:1", base: "/api", adminPassword: pw, db: "memory",
+		wordpress: site.WordPress{URL: s.URL, User: s.User, AppPassword: s.AppPassword, DB: s.DB, Uploads: s.Uploads},
+	})
+	require.NoError(t, err)
+	defer closeSite()
+	h := srv.Handler
+	call := func(method, path, body string) map[string]any {
+		t.Helper()
+		req := httptest.NewRequest(method, path, strings.NewReader(body))
+		req.SetBasicAuth("admin", pw)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		require.Less(t, rec.Code, 300, rec.Body.String())
+		var out map[string]any
+		require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &out))
+		return out
+	}
+
+	var names []string
+	for _, pt := range call("GET", "/api/cpts/all", "")["result"].([]any) {
+		names = append(names, pt.(map[string]any)["name"].(string))
+	}
+	require.Subset(t, names, []string{"post", "book"}, "the types WordPress registers, the test site's book included")
+
+	gen := call("POST", "/api/generate/posts", `{"count":5,"post_type":"book","image_provider":"provider_local","image_width":200,"image_height":150}`)
+	require.EqualValues(t, 5, gen["count"])
+	id := jsonNumber(gen["ids"].([]any)[0])
+	post := call("GET", "/api/content/posts/"+id, "")["post"].(map[string]any)
+	image := post["featured_media"].(map[string]any)["url"].(string)
+	require.True(t, strings.HasPrefix(image, s.URL+"/wp-content/uploads/"), image)
+	resp, err := http.Get(image)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode, "WordPress serves the image")
+
+	resp, err = http.Get(s.URL + "/?p=" + id)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode, "and the post's page")
+
+	require.Positive(t, call("GET", "/api/history/stats", "")["stats"].(map[string]any)["total"])
+	call("DELETE", "/api/cleanup/all", "")
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest("GET", "/api/content/posts/"+id, nil)
+	req.SetBasicAuth("admin", pw)
+	h.ServeHTTP(rec, req)
+	require.Equal(t, http.StatusNotFound, rec.Code, "cleanup removed the post from the site")
+}
