@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/internal/wptest"
 )
 
 // openTestSite opens the test site from the environment, skipping the
@@ -24,6 +25,7 @@ func openTestSite(t *testing.T) *Site {
 	if o.URL == "" || o.User == "" || o.AppPassword == "" || o.DSN == "" {
 		t.Skip("set CONTENTGEN_TEST_WORDPRESS_URL, _USER, _APP_PASSWORD and _DB to run the tests against a WordPress site")
 	}
+	wptest.Exclusive(t, wptest.Site{URL: o.URL})
 	s, err := Open(t.Context(), o)
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, s.Close()) })

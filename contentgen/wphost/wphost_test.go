@@ -10,6 +10,7 @@ import (
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/contentgen/hosttest"
 	"github.com/contentgen/contentgen/contentgen/wphost"
+	"github.com/contentgen/contentgen/internal/wptest"
 )
 
 // The environment variables that locate the WordPress site of the tests.
@@ -34,6 +35,9 @@ func siteOptions(t testing.TB) *wphost.Options {
 		t.Skipf("set %s, %s, %s and %s (and %s, %s) to run the tests against a WordPress site",
 			envURL, envUser, envAppPassword, envDB, envUploads, envRoot)
 	}
+	// Tests of other packages fill the same site; snapshots of it hold
+	// only while no other test writes.
+	wptest.Exclusive(t, wptest.Site{URL: o.URL})
 	return o
 }
 
