@@ -71,6 +71,11 @@ type preparedPosts struct {
 	fields  *fieldPlan
 	// dates are the dates of the posts written, by index.
 	dates []time.Time
+	// topics and assigned are, in a topical run, the topic and the terms of
+	// each post, by index; nil otherwise (the terms are then drawn as each
+	// post is made).
+	topics   []locales.Topic
+	assigned []map[string][]int64
 }
 
 // preparePosts creates or finds what the posts refer to: authors, terms,
@@ -93,7 +98,12 @@ func (g *Generator) preparePosts(ctx context.Context, rn *run, p *postsPlan, res
 	for i := range prep.shapes {
 		prep.shapes[i] = rn.shape(p)
 	}
-	if prep.images, err = g.featuredImages(ctx, rn, p, prep.shapes); err != nil {
+	if rn.topical {
+		if err := g.planTopics(ctx, rn, p, prep); err != nil {
+			return nil, err
+		}
+	}
+	if prep.images, err = g.featuredImages(ctx, rn, p, prep.shapes, prep.topics); err != nil {
 		return nil, err
 	}
 	if prep.fields, err = g.prepareFields(ctx, rn, p, prep.authors, res); err != nil {
@@ -121,7 +131,7 @@ func (g *Generator) writePosts(ctx context.Context, rn *run, p *postsPlan, prep 
 			}
 			posts = make([]Post, 0, hi-lo)
 			for i := lo; i < hi; i++ {
-				post := rn.makePost(p, &prep.shapes[i], prep.authors.ids, prep.terms, prep.images[i])
+				post := rn.makePost(p, prep, i)
 				if err := prep.fields.apply(ctx, rn, &post); err != nil {
 					return err
 				}
@@ -280,12 +290,19 @@ func (g *Generator) commentPosts(ctx context.Context, rn *run, p *postsPlan, pre
 		return nil
 	}
 	targets := make([]Post, 0, len(res.IDs))
+	var topics map[int64]locales.Topic
+	if prep.topics != nil {
+		topics = make(map[int64]locales.Topic, len(res.IDs))
+	}
 	for i, id := range res.IDs {
 		if prep.shapes[i].comments {
 			targets = append(targets, Post{ID: id, Type: p.pt.Name, Date: prep.dates[i]})
+			if topics != nil {
+				topics[id] = prep.topics[i]
+			}
 		}
 	}
-	ids, err := g.makeComments(ctx, rn, targets, p.comments, "posts")
+	ids, err := g.makeComments(ctx, rn, targets, topics, p.comments, "posts")
 	res.Comments = len(ids)
 	work.comments += len(ids)
 	return err
@@ -337,9 +354,14 @@ func (rn *run) shape(p *postsPlan) postShape {
 	}
 }
 
-// makePost builds one post.
-func (rn *run) makePost(p *postsPlan, sh *postShape, authors []int64, tax *termPlan, mediaID int64) Post {
+// makePost builds post i of the run.
+func (rn *run) makePost(p *postsPlan, prep *preparedPosts, i int) Post {
+	sh, authors, tax, mediaID := &prep.shapes[i], prep.authors.ids, prep.terms, prep.images[i]
 	w := rn.w
+	if prep.topics != nil {
+		w.SetTopic(prep.topics[i])
+		defer w.SetTopic(locales.Topic{})
+	}
 	status := p.status
 	if status == "random" {
 		status = postStatuses[rn.r.IntN(len(postStatuses))]
@@ -371,7 +393,10 @@ func (rn *run) makePost(p *postsPlan, sh *postShape, authors []int64, tax *termP
 	if sh.featured {
 		post.FeaturedMediaID = mediaID
 	}
-	if sh.terms && tax != nil {
+	switch {
+	case prep.assigned != nil:
+		post.Terms = prep.assigned[i]
+	case sh.terms && tax != nil:
 		post.Terms = tax.assign(rn, sh.fewTerms)
 	}
 	if p.template != nil {

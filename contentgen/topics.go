@@ -1,0 +1,269 @@
+package contentgen
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/contentgen/contentgen/locales"
+)
+
+// The topics of topical runs: see "Topics" in the package documentation.
+
+// setThemes makes the topics of the terms of ids the themes of the terms
+// the run makes next at the top level (see topicName).
+func (g *Generator) setThemes(ctx context.Context, rn *run, ids []int64) error {
+	rn.themes = rn.themes[:0]
+	if err := g.learnTermTopics(ctx, rn, ids); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if t := rn.termTopics[id]; !t.IsZero() && !slices.Contains(rn.themes, t) {
+			rn.themes = append(rn.themes, t)
+		}
+	}
+	return nil
+}
+
+// noteTerm records the topic a term of the run stands for, if any.
+func (rn *run) noteTerm(id int64, name string) {
+	if !rn.topical {
+		return
+	}
+	if t, ok := rn.w.Pack().TopicByTermName(name); ok {
+		rn.termTopics[id] = t
+	} else {
+		rn.termTopics[id] = locales.Topic{}
+	}
+}
+
+// learnTermTopics finds the topics of the terms of ids the run does not
+// know yet, reading their names from the host.
+func (g *Generator) learnTermTopics(ctx context.Context, rn *run, ids []int64) error {
+	var unknown []int64
+	for _, id := range ids {
+		if _, ok := rn.termTopics[id]; !ok {
+			unknown = append(unknown, id)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	terms, err := g.host.Terms(ctx, TermQuery{IDs: OnlyIDs(unknown...), Bare: true})
+	if err != nil {
+		return failed(err, "reading terms")
+	}
+	for _, t := range terms {
+		rn.noteTerm(t.ID, t.Name)
+	}
+	return nil
+}
+
+// topicOfTerms returns the topic of the first term of terms, in the order
+// of the taxonomies, that stands for one.
+func (rn *run) topicOfTerms(taxonomies []string, terms map[string][]int64) (locales.Topic, bool) {
+	for _, tax := range taxonomies {
+		for _, id := range terms[tax] {
+			if t := rn.termTopics[id]; !t.IsZero() {
+				return t, true
+			}
+		}
+	}
+	return locales.Topic{}, false
+}
+
+// postTopic is the topic of a post with terms: that of its terms, else
+// that of the template's name or the post type's label, else a drawn one.
+func (rn *run) postTopic(p *postsPlan, taxonomies []string, terms map[string][]int64) locales.Topic {
+	if t, ok := rn.topicOfTerms(taxonomies, terms); ok {
+		return t
+	}
+	pack := rn.w.Pack()
+	if p.template != nil {
+		if t, ok := pack.TopicByTermName(p.template.Name); ok {
+			return t
+		}
+	}
+	for _, name := range []string{p.pt.Label, p.pt.Name} {
+		if t, ok := pack.TopicByTermName(name); ok {
+			return t
+		}
+	}
+	return rn.w.DrawTopic()
+}
+
+// planTopics assigns the terms of every post of a topical run ahead of
+// writing, so that the topic of each post is known for its featured image
+// and its text. The first taxonomy's terms are drawn as in other runs;
+// those of the other taxonomies prefer terms of topics related to the
+// post's, and in automatic mode a post takes only related ones.
+func (g *Generator) planTopics(ctx context.Context, rn *run, p *postsPlan, prep *preparedPosts) error {
+	tp := prep.terms
+	var ids []int64
+	taxonomies := make([]string, 0, len(tp.taxes))
+	for _, t := range tp.taxes {
+		ids = append(ids, t.pool...)
+		taxonomies = append(taxonomies, t.slug)
+	}
+	if err := g.learnTermTopics(ctx, rn, ids); err != nil {
+		return err
+	}
+	prep.topics = make([]locales.Topic, len(prep.shapes))
+	prep.assigned = make([]map[string][]int64, len(prep.shapes))
+	for i := range prep.shapes {
+		sh := &prep.shapes[i]
+		if sh.terms {
+			prep.assigned[i] = tp.assignTopical(rn, sh.fewTerms)
+		}
+		prep.topics[i] = rn.postTopic(p, taxonomies, prep.assigned[i])
+	}
+	return nil
+}
+
+// assignTopical is assign for a topical run: the terms of the first
+// taxonomy with a pool are drawn at random and give the topic; the other
+// taxonomies take terms related to that topic first.
+func (tp *termPlan) assignTopical(rn *run, few bool) map[string][]int64 {
+	if len(tp.taxes) == 0 {
+		return nil
+	}
+	out := make(map[string][]int64, len(tp.taxes))
+	var topic locales.Topic
+	for _, t := range tp.taxes {
+		if len(t.pool) == 0 {
+			continue
+		}
+		if topic.IsZero() || t.rotate {
+			ids := tp.assignOne(rn, t, few)
+			if len(ids) > 0 {
+				out[t.slug] = ids
+			}
+			for _, id := range ids {
+				if tt := rn.termTopics[id]; topic.IsZero() && !tt.IsZero() {
+					topic = tt
+				}
+			}
+			continue
+		}
+		n := rn.between(t.min, t.max)
+		if few && n > 1 {
+			n = 1
+		}
+		n = min(n, len(t.pool))
+		if n == 0 {
+			continue
+		}
+		var related, other []int64
+		for _, id := range t.pool {
+			if tt := rn.termTopics[id]; !tt.IsZero() && topic.Related(tt) {
+				related = append(related, id)
+			} else {
+				other = append(other, id)
+			}
+		}
+		rn.r.Shuffle(len(related), func(a, b int) { related[a], related[b] = related[b], related[a] })
+		ids := related[:min(n, len(related))]
+		if len(ids) < n && !t.auto {
+			rn.r.Shuffle(len(other), func(a, b int) { other[a], other[b] = other[b], other[a] })
+			ids = append(ids, other[:n-len(ids)]...)
+		}
+		if len(ids) > 0 {
+			out[t.slug] = ids
+		}
+	}
+	return out
+}
+
+// topicName returns a name for a new term of the run's topical
+// vocabulary that n has not handed out, and whether there was one: under
+// a parent of a topic, a subtopic's name or a word of the topic; at the
+// top, the name of a top-level topic, then of any topic, then a word of a
+// topic.
+func (n *termNamer) topicName(rn *run, parent locales.Topic) (string, string, bool) {
+	pack := rn.w.Pack()
+	try := func(name string) (string, string, bool) {
+		slug := pack.Slug(name)
+		if slug == "" || strings.Contains(slug, "%") || n.used[strings.ToLower(name)] || n.used[slug] {
+			return "", "", false
+		}
+		n.used[strings.ToLower(name)] = true
+		n.used[slug] = true
+		return name, slug, true
+	}
+	// first returns the first name of names, from a random start, that is
+	// free.
+	first := func(names []string) (string, string, bool) {
+		if len(names) == 0 {
+			return "", "", false
+		}
+		off := rn.r.IntN(len(names))
+		for k := range names {
+			if name, slug, ok := try(names[(off+k)%len(names)]); ok {
+				return name, slug, true
+			}
+		}
+		return "", "", false
+	}
+	if !parent.IsZero() {
+		var names []string
+		for _, c := range parent.Children() {
+			names = append(names, c.Names()...)
+		}
+		if name, slug, ok := first(names); ok {
+			return name, slug, true
+		}
+		return first(parent.TermNames()[len(parent.Names()):])
+	}
+	// Terms of a taxonomy made beside others (tags beside categories) are
+	// named after the subtopics and words of those others' topics.
+	if len(rn.themes) > 0 {
+		off := rn.r.IntN(len(rn.themes))
+		for k := range rn.themes {
+			if name, slug, ok := n.topicName(rn, rn.themes[(off+k)%len(rn.themes)]); ok {
+				return name, slug, true
+			}
+		}
+	}
+	topics := pack.Topics()
+	var top, all, alt, words []string
+	for _, t := range topics {
+		names := t.Names()
+		if t.Parent().IsZero() {
+			top = append(top, names[0])
+		}
+		all = append(all, names[0])
+		alt = append(alt, names[1:]...)
+		words = append(words, t.TermNames()[len(names):]...)
+	}
+	for _, names := range [][]string{top, all, alt, words} {
+		if name, slug, ok := first(names); ok {
+			return name, slug, true
+		}
+	}
+	return "", "", false
+}
+
+// postTopics returns the topics of existing posts of type pt, for
+// comments on them: that of the first of a post's terms named after a
+// topic, else the topic whose words its text uses most. A post with
+// neither is left out.
+func (g *Generator) postTopics(ctx context.Context, rn *run, pt PostType, posts []Post) (map[int64]locales.Topic, error) {
+	var ids []int64
+	for _, p := range posts {
+		for _, tax := range pt.Taxonomies {
+			ids = append(ids, p.Terms[tax]...)
+		}
+	}
+	if err := g.learnTermTopics(ctx, rn, ids); err != nil {
+		return nil, err
+	}
+	out := make(map[int64]locales.Topic, len(posts))
+	for _, p := range posts {
+		if t, ok := rn.topicOfTerms(pt.Taxonomies, p.Terms); ok {
+			out[p.ID] = t
+		} else if t, ok := rn.w.Pack().TopicOfText(p.Title + "\n" + p.Content); ok {
+			out[p.ID] = t
+		}
+	}
+	return out, nil
+}
