@@ -64,6 +64,9 @@ type Pack struct {
 	// topicDefs; topicNames maps folded term names and topic nouns to them.
 	topics     []topic
 	topicNames map[string]int
+	// topicShare is the percentage of nouns real text about a topic takes
+	// from the topic.
+	topicShare int
 
 	date     []string
 	firstDay string

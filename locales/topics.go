@@ -2,6 +2,7 @@ package locales
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -322,6 +323,11 @@ func (b *builder) topics() {
 	}
 	p := b.p
 	g := &p.g
+	share, err := strconv.Atoi(b.meta("topicshare", "60"))
+	if err != nil || share < 0 || share > 100 {
+		b.fail("meta topicshare: %q", b.meta("topicshare", ""))
+	}
+	p.topicShare = share
 	defs := topicDefs()
 	index := make(map[string]int, len(defs))
 	p.topics = make([]topic, len(defs))

@@ -50,12 +50,10 @@ type Writer struct {
 	force bool
 }
 
-// Shares of topic vocabulary, in percent, in real text about a topic: the
-// rest comes from the general vocabulary.
-const (
-	topicNounShare = 60
-	topicAdjShare  = 40
-)
+// topicAdjShare is the percentage of adjectives real text about a topic
+// takes from the topic; the share of nouns is the pack's (60 unless its
+// meta topicshare says otherwise).
+const topicAdjShare = 40
 
 // NewWriter returns a Writer over p drawing from r. An unknown source is
 // treated as Lorem.
@@ -113,10 +111,10 @@ func (w *Writer) DrawTopic() Topic {
 }
 
 // nounIndex draws a noun: one of the topic's when the writer has a topic
-// (always when force is set, else at topicNounShare percent), else one of
+// (always when force is set, else at the pack's topic share), else one of
 // the general vocabulary.
 func (w *Writer) nounIndex() int {
-	if t := w.topic; t != nil && (w.force || w.r.IntN(100) < topicNounShare) {
+	if t := w.topic; t != nil && (w.force || w.r.IntN(100) < w.p.topicShare) {
 		w.force = false
 		return int(t.nouns[w.r.IntN(len(t.nouns))])
 	}
