@@ -199,6 +199,10 @@ func (rn *run) planComments(posts []Post, topics map[int64]locales.Topic, cp com
 				}
 			}
 			pc.c = rn.makeComment(post.ID, after, now, cp, users)
+			if rn.topical && pc.parent >= 0 {
+				// A reply in a topical run addresses the comment it answers.
+				pc.c.Content = "@" + plan[pc.parent].c.AuthorName + " " + pc.c.Content
+			}
 			pc.avatar = cp.avatarPct > 0 && rn.percent(cp.avatarPct)
 			plan = append(plan, pc)
 		}

@@ -51,7 +51,8 @@
 // order of the post type's taxonomies), else that of its template's name
 // or its post type's label, else a drawn one. The topic drives the post's
 // title, headings, body, excerpt, the category of its featured image
-// (unless the request names one) and the comments under it; comments made
+// (unless the request names one) and the comments under it, a reply
+// opening with "@" and the name of the one it answers; comments made
 // later on existing posts follow the topic of their terms or text. Terms
 // of such runs are named after topics: a tree puts subtopics and words of
 // a topic under it ("Travel" > "Road Trips" > "Motel"), and tags made

@@ -307,8 +307,16 @@ func TestTopicCommentsOnExistingPosts(t *testing.T) {
 	for _, p := range f.posts(t, res.IDs) {
 		posts[p.ID] = p
 	}
-	checked := 0
+	checked, replies := 0, 0
+	byID := map[int64]contentgen.Comment{}
 	for _, c := range comments {
+		byID[c.ID] = c
+	}
+	for _, c := range comments {
+		if c.ParentID != 0 {
+			replies++
+			require.True(t, strings.HasPrefix(c.Content, "@"+byID[c.ParentID].AuthorName+" "), "reply %q addresses %q", c.Content, byID[c.ParentID].AuthorName)
+		}
 		topic, ok := topicOfPost(pack, posts[c.PostID], names)
 		if !ok {
 			continue
@@ -317,4 +325,5 @@ func TestTopicCommentsOnExistingPosts(t *testing.T) {
 		require.Positive(t, topicHits(pack, topic, c.Content), "comment %q on a post about %s", c.Content, topic.ID())
 	}
 	require.Greater(t, checked, 30)
+	require.Positive(t, replies)
 }
