@@ -553,7 +553,13 @@ func (b *builder) noun(i int, l string, nounForms []string) bool {
 // forms fills dst with the forms of one entry: "base|form1|form2..." with
 // explicit forms in the declared order, missing ones derived by the rules.
 func (b *builder) forms(kind, class, entry string, names []string, dst []string) {
-	parts := strings.Split(entry, "|")
+	var one [1]string
+	parts := one[:]
+	if strings.Contains(entry, "|") {
+		parts = strings.Split(entry, "|")
+	} else {
+		one[0] = entry
+	}
 	if len(parts) > len(names) {
 		b.fail("%s %q: more forms than %v", kind, entry, names)
 	}

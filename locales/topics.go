@@ -77,11 +77,12 @@ type topic struct {
 	topicDef
 	parent   int // -1 for a top-level topic
 	children []int
-	// names are the term names of the topic, the main one first; terms are
-	// the names followed by the topic's nouns as term names, leaving out
-	// those that have no slug of letters and digits.
-	names, terms []string
-	nouns, adjs  []int32
+	// names are the term names of the topic, the main one first;
+	// termNouns are the nouns that may name a term (those with a slug of
+	// letters and digits that no other topic claims).
+	names       []string
+	nouns, adjs []int32
+	termNouns   []int32
 	// words are every form of the topic's nouns and adjectives.
 	words []string
 }
@@ -136,10 +137,16 @@ func (t Topic) Names() []string {
 // "Oven"). Nouns whose slug would need percent-encoding are left out. The
 // slice is new on every call.
 func (t Topic) TermNames() []string {
-	if d := t.def(); d != nil {
-		return slices.Clone(d.terms)
+	d := t.def()
+	if d == nil {
+		return nil
 	}
-	return nil
+	out := make([]string, len(d.names), len(d.names)+len(d.termNouns))
+	copy(out, d.names)
+	for _, ni := range d.termNouns {
+		out = append(out, upperFirst(t.p.g.noun(int(ni), 0)))
+	}
+	return out
 }
 
 // Words returns every form of the topic's nouns and adjectives, as they
@@ -259,8 +266,30 @@ func (p *Pack) TopicOfText(s string) (Topic, bool) {
 	return Topic{p, best}, true
 }
 
+// slugOK reports whether the slug of s is made of letters and digits only,
+// without percent-encoding: always so for ASCII.
+func slugOK(p *Pack, s string) bool {
+	ascii, letter := true, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		ascii = ascii && c < 0x80
+		letter = letter || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+	}
+	if ascii {
+		return letter
+	}
+	slug := p.Slug(s)
+	return slug != "" && !strings.Contains(slug, "%")
+}
+
+// foldName is the key of a term name: lower case, single spaces, no space
+// around. It allocates only when it changes s.
 func foldName(s string) string {
-	return strings.ToLower(strings.Join(strings.Fields(s), " "))
+	s = strings.TrimSpace(s)
+	if strings.Contains(s, "  ") || strings.ContainsAny(s, "\t\n\r\u00a0") {
+		s = strings.Join(strings.Fields(s), " ")
+	}
+	return strings.ToLower(s)
 }
 
 // rawTopic is the entries of one topic in a [topics] section.
@@ -292,25 +321,31 @@ func (b *builder) readTopics() {
 			b.fail("topics %q: unknown topic %q (the topics are %s)", l, id, strings.Join(TopicIDs(), " "))
 			continue
 		}
-		var entries []string
-		for e := range strings.SplitSeq(val, ",") {
-			if e = strings.TrimSpace(e); e != "" {
-				entries = append(entries, e)
-			}
-		}
 		r := &b.topicRaw[ti]
+		var list *[]string
 		switch field {
 		case "names":
-			r.names = append(r.names, entries...)
+			list = &r.names
 		case "nouns":
-			r.nouns = append(r.nouns, entries...)
-			b.topicNouns += len(entries)
+			list = &r.nouns
 		case "adjectives":
-			r.adjs = append(r.adjs, entries...)
-			b.topicAdjs += len(entries)
+			list = &r.adjs
 		default:
 			b.fail("topics %q: unknown field %q (names, nouns, adjectives)", l, field)
+			continue
 		}
+		if *list == nil {
+			*list = make([]string, 0, 16)
+		}
+		for e := range strings.SplitSeq(val, ",") {
+			if e = strings.TrimSpace(e); e != "" {
+				*list = append(*list, e)
+			}
+		}
+	}
+	for i := range b.topicRaw {
+		b.topicNouns += len(b.topicRaw[i].nouns)
+		b.topicAdjs += len(b.topicRaw[i].adjs)
 	}
 }
 
@@ -349,12 +384,15 @@ func (b *builder) topics() {
 			b.fail("topic %s needs names, at least %d nouns and %d adjectives; it has %d names, %d nouns and %d adjectives",
 				t.id, minTopicNouns, minTopicAdjs, len(r.names), len(r.nouns), len(r.adjs))
 		}
+		t.names = make([]string, 0, len(r.names))
 		for _, e := range r.names {
 			t.names = append(t.names, b.romanised(e))
 		}
 		if len(t.names) == 0 {
 			t.names = []string{t.id}
 		}
+		t.nouns = make([]int32, 0, len(r.nouns))
+		t.adjs = make([]int32, 0, len(r.adjs))
 		for _, e := range r.nouns {
 			ni := len(g.nounClass)
 			g.nounClass = append(g.nounClass, 0)
@@ -394,7 +432,6 @@ func (b *builder) topicsDone() {
 	seen := map[string]bool{}
 	for i := range p.topics {
 		t := &p.topics[i]
-		t.terms = slices.Clone(t.names)
 		clear(seen)
 		for _, ni := range t.nouns {
 			for f := 0; f < g.nNounForms; f++ {
@@ -403,12 +440,14 @@ func (b *builder) topicsDone() {
 					t.words = append(t.words, w)
 				}
 			}
-			name := upperFirst(g.noun(int(ni), 0))
-			if _, taken := p.topicNames[foldName(name)]; !taken {
-				p.topicNames[foldName(name)] = i
+			noun := g.noun(int(ni), 0)
+			key := foldName(noun)
+			if _, taken := p.topicNames[key]; taken {
+				continue // a name, or a noun of an earlier topic
 			}
-			if slug := p.Slug(name); slug != "" && !strings.Contains(slug, "%") && !slices.Contains(t.terms, name) {
-				t.terms = append(t.terms, name)
+			p.topicNames[key] = i
+			if slugOK(p, noun) {
+				t.termNouns = append(t.termNouns, ni)
 			}
 		}
 		for _, ai := range t.adjs {
