@@ -24,8 +24,10 @@ type taxPool struct {
 	// auto is set for a taxonomy in automatic mode (not configured).
 	auto bool
 	next int
-	// idx is scratch space for drawing distinct terms.
-	idx []int
+	// idx is scratch space for drawing distinct terms; related and other
+	// are scratch space of topical runs.
+	idx            []int
+	related, other []int64
 }
 
 // assign picks the terms of one post. few caps each taxonomy at one term.

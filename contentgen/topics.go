@@ -153,25 +153,35 @@ func (tp *termPlan) assignTopical(rn *run, few bool) map[string][]int64 {
 		if n == 0 {
 			continue
 		}
-		var related, other []int64
+		t.related, t.other = t.related[:0], t.other[:0]
 		for _, id := range t.pool {
 			if tt := rn.termTopics[id]; !tt.IsZero() && topic.Related(tt) {
-				related = append(related, id)
+				t.related = append(t.related, id)
 			} else {
-				other = append(other, id)
+				t.other = append(t.other, id)
 			}
 		}
-		rn.r.Shuffle(len(related), func(a, b int) { related[a], related[b] = related[b], related[a] })
-		ids := related[:min(n, len(related))]
+		ids := make([]int64, 0, n)
+		ids = drawDistinct(rn, ids, t.related, n)
 		if len(ids) < n && !t.auto {
-			rn.r.Shuffle(len(other), func(a, b int) { other[a], other[b] = other[b], other[a] })
-			ids = append(ids, other[:n-len(ids)]...)
+			ids = drawDistinct(rn, ids, t.other, n-len(ids))
 		}
 		if len(ids) > 0 {
 			out[t.slug] = ids
 		}
 	}
 	return out
+}
+
+// drawDistinct appends up to n distinct ids of from to dst, at random,
+// reordering from (a partial Fisher-Yates shuffle).
+func drawDistinct(rn *run, dst, from []int64, n int) []int64 {
+	for k := 0; k < n && k < len(from); k++ {
+		j := k + rn.r.IntN(len(from)-k)
+		from[k], from[j] = from[j], from[k]
+		dst = append(dst, from[k])
+	}
+	return dst
 }
 
 // topicName returns a name for a new term of the run's topical
