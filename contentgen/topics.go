@@ -235,17 +235,27 @@ func (n *termNamer) topicName(rn *run, parent locales.Topic) (string, string, bo
 		}
 	}
 	topics := pack.Topics()
-	var top, all, alt, words []string
+	top := make([]string, 0, len(topics))
+	all := make([]string, 0, len(topics))
+	for _, t := range topics {
+		if t.Parent().IsZero() {
+			top = append(top, t.Name())
+		}
+		all = append(all, t.Name())
+	}
+	for _, names := range [][]string{top, all} {
+		if name, slug, ok := first(names); ok {
+			return name, slug, true
+		}
+	}
+	// The main names are taken: the other names, then the words.
+	var alt, words []string
 	for _, t := range topics {
 		names := t.Names()
-		if t.Parent().IsZero() {
-			top = append(top, names[0])
-		}
-		all = append(all, names[0])
 		alt = append(alt, names[1:]...)
 		words = append(words, t.TermNames()[len(names):]...)
 	}
-	for _, names := range [][]string{top, all, alt, words} {
+	for _, names := range [][]string{alt, words} {
 		if name, slug, ok := first(names); ok {
 			return name, slug, true
 		}
