@@ -56,9 +56,11 @@
 // later on existing posts follow the topic of their terms or text. Terms
 // of such runs are named after topics: a tree puts subtopics and words of
 // a topic under it ("Travel" > "Road Trips" > "Motel"), and tags made
-// beside categories are subtopics and words of the categories' topics;
-// tags of other topics are given to a post only when a configured count
-// needs them. Lorem runs and locales without topics are unchanged.
+// beside categories are subtopics and words of the categories' topics.
+// A post's first term is drawn at random; its other categories and tags
+// are of related topics (the same, the parent, a child or a sibling), and
+// terms of other topics are added only when configured counts need them.
+// Lorem runs and locales without topics are unchanged.
 //
 // # Errors
 //

@@ -120,28 +120,32 @@ func (g *Generator) planTopics(ctx context.Context, rn *run, p *postsPlan, prep 
 	return nil
 }
 
-// assignTopical is assign for a topical run: the terms of the first
-// taxonomy with a pool are drawn at random and give the topic; the other
-// taxonomies take terms related to that topic first.
+// assignTopical is assign for a topical run. The first term of a post is
+// drawn at random and gives its topic (the next one does when it stands
+// for none); the post's other terms, in every taxonomy, are of topics
+// related to it, and only in a taxonomy configured with counts that need
+// more are other terms added.
 func (tp *termPlan) assignTopical(rn *run, few bool) map[string][]int64 {
 	if len(tp.taxes) == 0 {
 		return nil
 	}
 	out := make(map[string][]int64, len(tp.taxes))
 	var topic locales.Topic
+	note := func(ids []int64) {
+		for _, id := range ids {
+			if tt := rn.termTopics[id]; topic.IsZero() && !tt.IsZero() {
+				topic = tt
+			}
+		}
+	}
 	for _, t := range tp.taxes {
 		if len(t.pool) == 0 {
 			continue
 		}
-		if topic.IsZero() || t.rotate {
-			ids := tp.assignOne(rn, t, few)
-			if len(ids) > 0 {
+		if t.rotate {
+			if ids := tp.assignOne(rn, t, few); len(ids) > 0 {
 				out[t.slug] = ids
-			}
-			for _, id := range ids {
-				if tt := rn.termTopics[id]; topic.IsZero() && !tt.IsZero() {
-					topic = tt
-				}
+				note(ids)
 			}
 			continue
 		}
@@ -153,22 +157,27 @@ func (tp *termPlan) assignTopical(rn *run, few bool) map[string][]int64 {
 		if n == 0 {
 			continue
 		}
+		ids := make([]int64, 0, n)
+		if topic.IsZero() {
+			ids = append(ids, t.pool[rn.r.IntN(len(t.pool))])
+			note(ids)
+		}
 		t.related, t.other = t.related[:0], t.other[:0]
 		for _, id := range t.pool {
-			if tt := rn.termTopics[id]; !tt.IsZero() && topic.Related(tt) {
+			switch tt := rn.termTopics[id]; {
+			case len(ids) > 0 && id == ids[0]:
+			case !tt.IsZero() && topic.Related(tt):
 				t.related = append(t.related, id)
-			} else {
+			default:
 				t.other = append(t.other, id)
 			}
 		}
-		ids := make([]int64, 0, n)
-		ids = drawDistinct(rn, ids, t.related, n)
-		if len(ids) < n && !t.auto {
+		ids = drawDistinct(rn, ids, t.related, n-len(ids))
+		if len(ids) < n && (!t.auto || topic.IsZero()) {
 			ids = drawDistinct(rn, ids, t.other, n-len(ids))
+			note(ids)
 		}
-		if len(ids) > 0 {
-			out[t.slug] = ids
-		}
+		out[t.slug] = ids
 	}
 	return out
 }
