@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -124,11 +125,11 @@ func topicHits(p *Pack, tp Topic, text string) int {
 }
 
 func lastRuneOf(s string) rune {
-	r := []rune(s)
-	if len(r) == 0 {
+	if s == "" {
 		return ' '
 	}
-	return r[len(r)-1]
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r
 }
 
 func firstRuneOf(s string) rune {
