@@ -195,9 +195,10 @@ func drawDistinct(rn *run, dst, from []int64, n int) []int64 {
 
 // topicName returns a name for a new term of the run's topical
 // vocabulary that n has not handed out, and whether there was one: under
-// a parent of a topic, a subtopic's name or a word of the topic; at the
-// top, the name of a top-level topic, then of any topic, then a word of a
-// topic.
+// a parent of a topic, a subtopic's name or a word of the topic; beside
+// terms of other taxonomies (rn.themes), the same for their topics; at
+// the top, the name of a top-level topic, then of any topic, then a word
+// of a topic.
 func (n *termNamer) topicName(rn *run, parent locales.Topic) (string, string, bool) {
 	pack := rn.w.Pack()
 	try := func(name string) (string, string, bool) {
@@ -224,14 +225,21 @@ func (n *termNamer) topicName(rn *run, parent locales.Topic) (string, string, bo
 		return "", "", false
 	}
 	if !parent.IsZero() {
-		var names []string
-		for _, c := range parent.Children() {
-			names = append(names, c.Names()...)
+		// The main names of the subtopics, then words of the topic, then
+		// the subtopics' other names: synonyms of one subtopic come last.
+		children := parent.Children()
+		var mains, alts []string
+		for _, c := range children {
+			names := c.Names()
+			mains = append(mains, names[0])
+			alts = append(alts, names[1:]...)
 		}
-		if name, slug, ok := first(names); ok {
-			return name, slug, true
+		for _, names := range [][]string{mains, parent.TermNames()[len(parent.Names()):], alts} {
+			if name, slug, ok := first(names); ok {
+				return name, slug, true
+			}
 		}
-		return first(parent.TermNames()[len(parent.Names()):])
+		return "", "", false
 	}
 	// Terms of a taxonomy made beside others (tags beside categories) are
 	// named after the subtopics and words of those others' topics.

@@ -186,6 +186,9 @@ func TestTopicTermTrees(t *testing.T) {
 			for _, term := range terms {
 				byID[term.ID] = term
 			}
+			// subtopics[parent][topic] counts the children of a term that
+			// name one subtopic: one name each, no synonyms side by side.
+			subtopics := map[int64]map[string]int{}
 			for _, term := range terms {
 				topic, ok := pack.TopicByTermName(term.Name)
 				require.True(t, ok, "%s: %q is named after a topic", code, term.Name)
@@ -201,6 +204,13 @@ func TestTopicTermTrees(t *testing.T) {
 				}
 				allowed = append(allowed, parent.TermNames()[len(parent.Names()):]...)
 				require.Contains(t, allowed, term.Name, "%s: %q under %q", code, term.Name, byID[term.ParentID].Name)
+				if topic != parent {
+					if subtopics[term.ParentID] == nil {
+						subtopics[term.ParentID] = map[string]int{}
+					}
+					subtopics[term.ParentID][topic.ID()]++
+					require.Equal(t, 1, subtopics[term.ParentID][topic.ID()], "%s: two children of %q name %s", code, byID[term.ParentID].Name, topic.ID())
+				}
 			}
 		})
 	}
