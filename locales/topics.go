@@ -133,8 +133,8 @@ func (t Topic) Names() []string {
 }
 
 // TermNames returns the names a category or tag of the topic may take:
-// the topic's names, then its nouns capitalised ("Baking", "Sourdough",
-// "Oven"). Nouns whose slug would need percent-encoding are left out. The
+// the topic's names, then its nouns capitalised as the language writes
+// titles ("Baking", "Sourdough", "Baking Tray"). Nouns whose slug would need percent-encoding are left out. The
 // slice is new on every call.
 func (t Topic) TermNames() []string {
 	d := t.def()
@@ -144,9 +144,22 @@ func (t Topic) TermNames() []string {
 	out := make([]string, len(d.names), len(d.names)+len(d.termNouns))
 	copy(out, d.names)
 	for _, ni := range d.termNouns {
-		out = append(out, upperFirst(t.p.g.noun(int(ni), 0)))
+		out = append(out, t.p.termCase(t.p.g.noun(int(ni), 0)))
 	}
 	return out
+}
+
+// termCase capitalises a noun as a term name: every word in languages
+// that write titles in title case ("Solar Panel"), the first elsewhere.
+func (p *Pack) termCase(s string) string {
+	if !p.titleCase || !strings.Contains(s, " ") {
+		return upperFirst(s)
+	}
+	words := strings.Split(s, " ")
+	for i, w := range words {
+		words[i] = upperFirst(w)
+	}
+	return strings.Join(words, " ")
 }
 
 // Words returns every form of the topic's nouns and adjectives, as they
