@@ -44,6 +44,34 @@ func BenchmarkGeneratePosts500(b *testing.B) {
 	}
 }
 
+// BenchmarkGeneratePosts500RealText is BenchmarkGeneratePosts500 in real
+// English text, where every post is about a topic: terms are named after
+// topics, their topics read back, and the writer set to each post's topic.
+func BenchmarkGeneratePosts500RealText(b *testing.B) {
+	ctx := context.Background()
+	seed := int64(1)
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		host, err := memhost.NewDemo(nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		gen, err := contentgen.New(host, history.NewMemStore(nil), &contentgen.Config{Seed: &seed})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := gen.Settings().Update(ctx, contentgen.SettingsPatch{TextSource: new("realtext"), Locale: new("en_US")}); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		res, err := gen.GeneratePosts(ctx, contentgen.PostsRequest{Count: new(500)})
+		if err != nil || len(res.IDs) != 500 {
+			b.Fatal(res, err)
+		}
+	}
+}
+
 // BenchmarkFloor500 is the floor of BenchmarkGeneratePosts500: the same
 // volume of text with the same structure (title, 4-8 paragraphs of 3-6
 // sentences of 6-16 words, headings, a list in half the posts, an excerpt),

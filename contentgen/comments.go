@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/contentgen/contentgen/history"
+	"github.com/contentgen/contentgen/locales"
 	"github.com/contentgen/contentgen/providers"
 )
 
@@ -87,7 +88,13 @@ func (g *Generator) GenerateComments(ctx context.Context, req CommentsRequest) (
 			return nil, err
 		}
 	}
-	ids, err := g.makeComments(ctx, rn, posts, cp, "comments")
+	var topics map[int64]locales.Topic
+	if rn.topical {
+		if topics, err = g.postTopics(ctx, rn, pt, posts); err != nil {
+			return nil, err
+		}
+	}
+	ids, err := g.makeComments(ctx, rn, posts, topics, cp, "comments")
 	res.IDs = append(res.IDs, ids...)
 	work.comments += len(ids)
 	if err != nil {
@@ -116,8 +123,9 @@ func (g *Generator) commentTargets(ctx context.Context, pt PostType, ids []int64
 }
 
 // makeComments plans comments for posts and creates them level by level,
-// so that every reply's parent exists when it is written.
-func (g *Generator) makeComments(ctx context.Context, rn *run, posts []Post, cp commentPlan, origin string) ([]int64, error) {
+// so that every reply's parent exists when it is written. The comments on
+// a post with a topic in topics are about that topic.
+func (g *Generator) makeComments(ctx context.Context, rn *run, posts []Post, topics map[int64]locales.Topic, cp commentPlan, origin string) ([]int64, error) {
 	if len(posts) == 0 || cp.max == 0 {
 		return nil, nil
 	}
@@ -125,7 +133,7 @@ func (g *Generator) makeComments(ctx context.Context, rn *run, posts []Post, cp 
 	if err != nil {
 		return nil, failed(err, "listing users")
 	}
-	plan := rn.planComments(posts, cp, users)
+	plan := rn.planComments(posts, topics, cp, users)
 	types := make(map[int64]string, len(posts))
 	for _, p := range posts {
 		types[p.ID] = p.Type
@@ -169,9 +177,13 @@ func (g *Generator) makeComments(ctx context.Context, rn *run, posts []Post, cp 
 
 // planComments makes up the comments of posts, with their thread
 // structure, dated between each post (or its parent comment) and now.
-func (rn *run) planComments(posts []Post, cp commentPlan, users []User) []plannedComment {
+func (rn *run) planComments(posts []Post, topics map[int64]locales.Topic, cp commentPlan, users []User) []plannedComment {
 	var plan []plannedComment
+	defer rn.w.SetTopic(locales.Topic{})
 	for _, post := range posts {
+		if topics != nil {
+			rn.w.SetTopic(topics[post.ID])
+		}
 		start, now := rn.commentSpan(post.Date)
 		first := len(plan)
 		n := rn.between(cp.min, cp.max)
@@ -187,6 +199,10 @@ func (rn *run) planComments(posts []Post, cp commentPlan, users []User) []planne
 				}
 			}
 			pc.c = rn.makeComment(post.ID, after, now, cp, users)
+			if rn.topical && pc.parent >= 0 {
+				// A reply in a topical run addresses the comment it answers.
+				pc.c.Content = "@" + plan[pc.parent].c.AuthorName + " " + pc.c.Content
+			}
 			pc.avatar = cp.avatarPct > 0 && rn.percent(cp.avatarPct)
 			plan = append(plan, pc)
 		}

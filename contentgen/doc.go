@@ -43,6 +43,25 @@
 // run is a pure function of the host state, which makes the Generator a
 // fixture builder for tests (see package fixture).
 //
+// # Topics
+//
+// With the realtext text source, in a locale whose language data has
+// topics (locales.Topic), every post of a run is about a topic: that of
+// the first of its terms named after one (categories before tags, in the
+// order of the post type's taxonomies), else that of its template's name
+// or its post type's label, else a drawn one. The topic drives the post's
+// title, headings, body, excerpt, the category of its featured image
+// (unless the request names one) and the comments under it, a reply
+// opening with "@" and the name of the one it answers; comments made
+// later on existing posts follow the topic of their terms or text. Terms
+// of such runs are named after topics: a tree puts subtopics and words of
+// a topic under it ("Travel" > "Road Trips" > "Motel"), and tags made
+// beside categories are subtopics and words of the categories' topics.
+// A post's first term is drawn at random; its other categories and tags
+// are of related topics (the same, the parent, a child or a sibling), and
+// terms of other topics are added only when configured counts need them.
+// Lorem runs and locales without topics are unchanged.
+//
 // # Errors
 //
 // Every failure is an *Error carrying a code (CodeInvalidPostType,

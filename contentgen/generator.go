@@ -116,6 +116,13 @@ type run struct {
 	// format is the format of post bodies and wysiwyg values (HTML for
 	// runs that write no posts).
 	format ContentFormat
+	// topical is set when the run writes real text in a locale with topics
+	// (see topics.go); termTopics then holds the topic of every term the
+	// run knows (the zero Topic for terms not named after one), and themes
+	// the topics new terms at the top level are drawn from, if any.
+	topical    bool
+	termTopics map[int64]locales.Topic
+	themes     []locales.Topic
 }
 
 // newRun prepares a run with the settings s. seed is the request's seed,
@@ -142,16 +149,19 @@ func (g *Generator) newRun(ctx context.Context, s Settings, seed *int64, locale 
 		sd = binary.LittleEndian.Uint64(b[:])
 	}
 	r := mrand.New(mrand.NewPCG(sd, sd^0xDA942042E4DD58B5))
+	topical := locales.Source(s.TextSource) == locales.RealText && len(pack.Topics()) > 0
 	return &run{
-		g:        g,
-		id:       fmt.Sprintf("%016x-%d", sd, n),
-		r:        r,
-		w:        locales.NewWriter(pack, locales.Source(s.TextSource), r),
-		locale:   pack.Locale().Code,
-		settings: s,
-		now:      g.now().Truncate(time.Second),
-		progress: progress,
-		warned:   map[string]bool{},
+		topical:    topical,
+		termTopics: map[int64]locales.Topic{},
+		g:          g,
+		id:         fmt.Sprintf("%016x-%d", sd, n),
+		r:          r,
+		w:          locales.NewWriter(pack, locales.Source(s.TextSource), r),
+		locale:     pack.Locale().Code,
+		settings:   s,
+		now:        g.now().Truncate(time.Second),
+		progress:   progress,
+		warned:     map[string]bool{},
 	}, nil
 }
 

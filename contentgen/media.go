@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/contentgen/contentgen/history"
+	"github.com/contentgen/contentgen/locales"
 	"github.com/contentgen/contentgen/providers"
 	"github.com/contentgen/contentgen/providers/fetch"
 	"github.com/contentgen/contentgen/providers/imaging"
@@ -201,8 +202,10 @@ func (g *Generator) renditions(ctx context.Context, img *providers.Image) (*imag
 }
 
 // featuredImages returns one media id per post (0 for none), fetching or
-// picking images for the posts whose shape wants one.
-func (g *Generator) featuredImages(ctx context.Context, rn *run, p *postsPlan, shapes []postShape) ([]int64, error) {
+// picking images for the posts whose shape wants one. With topics (one per
+// post) and no image category requested, each image is of its post's
+// topic's category.
+func (g *Generator) featuredImages(ctx context.Context, rn *run, p *postsPlan, shapes []postShape, topics []locales.Topic) ([]int64, error) {
 	ids := make([]int64, len(shapes))
 	if !p.featured {
 		return ids, nil
@@ -236,8 +239,11 @@ func (g *Generator) featuredImages(ctx context.Context, rn *run, p *postsPlan, s
 		return ids, nil
 	}
 	reqs := make([]providers.ImageRequest, len(want))
-	for k := range want {
+	for k, i := range want {
 		reqs[k] = providers.ImageRequest{Width: p.width, Height: p.height, Category: p.category, Seed: rn.r.Uint64()}
+		if reqs[k].Category == "" && topics != nil {
+			reqs[k].Category = topics[i].ImageCategory()
+		}
 		if !prov.Info().SupportsCategory {
 			reqs[k].Category = ""
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/contentgen/contentgen/history"
+	"github.com/contentgen/contentgen/locales"
 )
 
 // GeneratePosts creates posts as req asks and reports what it made.
@@ -72,6 +73,11 @@ type preparedPosts struct {
 	bodies *bodyMaterial
 	// dates are the dates of the posts written, by index.
 	dates []time.Time
+	// topics and assigned are, in a topical run, the topic and the terms of
+	// each post, by index; nil otherwise (the terms are then drawn as each
+	// post is made).
+	topics   []locales.Topic
+	assigned []map[string][]int64
 }
 
 // preparePosts creates or finds what the posts refer to: authors, terms,
@@ -94,7 +100,12 @@ func (g *Generator) preparePosts(ctx context.Context, rn *run, p *postsPlan, res
 	for i := range prep.shapes {
 		prep.shapes[i] = rn.shape(p)
 	}
-	if prep.images, err = g.featuredImages(ctx, rn, p, prep.shapes); err != nil {
+	if rn.topical {
+		if err := g.planTopics(ctx, rn, p, prep); err != nil {
+			return nil, err
+		}
+	}
+	if prep.images, err = g.featuredImages(ctx, rn, p, prep.shapes, prep.topics); err != nil {
 		return nil, err
 	}
 	if prep.bodies, err = g.prepareBodies(ctx, p, prep.shapes, prep.terms); err != nil {
@@ -125,7 +136,7 @@ func (g *Generator) writePosts(ctx context.Context, rn *run, p *postsPlan, prep 
 			}
 			posts = make([]Post, 0, hi-lo)
 			for i := lo; i < hi; i++ {
-				post := rn.makePost(p, &prep.shapes[i], prep.authors.ids, prep.terms, prep.images[i], prep.bodies)
+				post := rn.makePost(p, prep, i)
 				if err := prep.fields.apply(ctx, rn, &post); err != nil {
 					return err
 				}
@@ -287,12 +298,19 @@ func (g *Generator) commentPosts(ctx context.Context, rn *run, p *postsPlan, pre
 		return nil
 	}
 	targets := make([]Post, 0, len(res.IDs))
+	var topics map[int64]locales.Topic
+	if prep.topics != nil {
+		topics = make(map[int64]locales.Topic, len(res.IDs))
+	}
 	for i, id := range res.IDs {
 		if prep.shapes[i].comments {
 			targets = append(targets, Post{ID: id, Type: p.pt.Name, Date: prep.dates[i]})
+			if topics != nil {
+				topics[id] = prep.topics[i]
+			}
 		}
 	}
-	ids, err := g.makeComments(ctx, rn, targets, p.comments, "posts")
+	ids, err := g.makeComments(ctx, rn, targets, topics, p.comments, "posts")
 	res.Comments = len(ids)
 	work.comments += len(ids)
 	return err
@@ -349,9 +367,15 @@ func (rn *run) shape(p *postsPlan) postShape {
 	}
 }
 
-// makePost builds one post; its body links to and shows what m holds.
-func (rn *run) makePost(p *postsPlan, sh *postShape, authors []int64, tax *termPlan, mediaID int64, m *bodyMaterial) Post {
+// makePost builds post i of the run; its body links to and shows what
+// prep.bodies holds.
+func (rn *run) makePost(p *postsPlan, prep *preparedPosts, i int) Post {
+	sh, authors, tax, mediaID := &prep.shapes[i], prep.authors.ids, prep.terms, prep.images[i]
 	w := rn.w
+	if prep.topics != nil {
+		w.SetTopic(prep.topics[i])
+		defer w.SetTopic(locales.Topic{})
+	}
 	status := p.status
 	if status == "random" {
 		status = postStatuses[rn.r.IntN(len(postStatuses))]
@@ -370,14 +394,17 @@ func (rn *run) makePost(p *postsPlan, sh *postShape, authors []int64, tax *termP
 		Meta:   trackMeta(1),
 	}
 	// The terms come before the body, whose elements follow its topic.
-	if sh.terms && tax != nil {
+	switch {
+	case prep.assigned != nil:
+		post.Terms = prep.assigned[i]
+	case sh.terms && tax != nil:
 		post.Terms = tax.assign(rn, sh.fewTerms)
 	}
 	featured := int64(0)
 	if sh.featured {
 		featured = mediaID
 	}
-	post.Content = w.Body(rn.bodyOptions(sh, m, post.Terms, featured), p.format)
+	post.Content = w.Body(rn.bodyOptions(sh, prep.bodies, post.Terms, featured), p.format)
 	if sh.excerpt {
 		post.Excerpt = w.Excerpt()
 	}

@@ -186,6 +186,12 @@ func (rn *run) bodyOptions(sh *postShape, m *bodyMaterial, terms map[string][]in
 		Quotes:       rich.quotes,
 		Emphasis:     rich.emphasis,
 	}
+	// A post about a topic gets tables and code when the topic is
+	// technical; other posts when one of their terms is named like one.
+	topic := rn.w.Topic()
+	if rich.technical && !topic.IsZero() {
+		o.Technical = topic.Technical()
+	}
 	if m == nil {
 		return o
 	}
@@ -210,7 +216,7 @@ func (rn *run) bodyOptions(sh *postShape, m *bodyMaterial, terms map[string][]in
 		}
 		o.Images = m.shown
 	}
-	if rich.technical && len(m.technical) > 0 {
+	if rich.technical && topic.IsZero() && len(m.technical) > 0 {
 	terms:
 		for _, ids := range terms {
 			for _, id := range ids {

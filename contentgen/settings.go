@@ -41,7 +41,8 @@ type Settings struct {
 	ChildGenerateBehavior  string
 	HourlyRate             float64
 	// TextSource is "lorem" (Latin placeholder text) or "realtext" (text
-	// in the content's language).
+	// in the content's language; in a locale with topics every post is
+	// about a topic, see "Topics" in the package documentation).
 	TextSource string
 
 	// AIEnabled turns AI-assisted field detection on, with AIProvider

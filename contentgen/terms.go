@@ -21,9 +21,13 @@ type taxPool struct {
 	pool     []int64
 	min, max int
 	rotate   bool
-	next     int
-	// idx is scratch space for drawing distinct terms.
-	idx []int
+	// auto is set for a taxonomy in automatic mode (not configured).
+	auto bool
+	next int
+	// idx is scratch space for drawing distinct terms; related and other
+	// are scratch space of topical runs.
+	idx            []int
+	related, other []int64
 }
 
 // assign picks the terms of one post. few caps each taxonomy at one term.
@@ -33,41 +37,49 @@ func (tp *termPlan) assign(rn *run, few bool) map[string][]int64 {
 	}
 	out := make(map[string][]int64, len(tp.taxes))
 	for _, t := range tp.taxes {
-		if len(t.pool) == 0 {
-			continue
+		if ids := tp.assignOne(rn, t, few); ids != nil {
+			out[t.slug] = ids
 		}
-		n := rn.between(t.min, t.max)
-		if few && n > 1 {
-			n = 1
-		}
-		n = min(n, len(t.pool))
-		if n == 0 {
-			continue
-		}
-		ids := make([]int64, 0, n)
-		if t.rotate {
-			for k := 0; k < n; k++ {
-				ids = append(ids, t.pool[t.next%len(t.pool)])
-				t.next++
-			}
-		} else {
-			// A partial Fisher-Yates shuffle of an index kept per pool:
-			// n distinct terms without allocating a permutation.
-			if len(t.idx) != len(t.pool) {
-				t.idx = make([]int, len(t.pool))
-				for k := range t.idx {
-					t.idx[k] = k
-				}
-			}
-			for k := 0; k < n; k++ {
-				j := k + rn.r.IntN(len(t.idx)-k)
-				t.idx[k], t.idx[j] = t.idx[j], t.idx[k]
-				ids = append(ids, t.pool[t.idx[k]])
-			}
-		}
-		out[t.slug] = ids
 	}
 	return out
+}
+
+// assignOne picks the terms of one post in the taxonomy of t, nil for
+// none.
+func (tp *termPlan) assignOne(rn *run, t *taxPool, few bool) []int64 {
+	if len(t.pool) == 0 {
+		return nil
+	}
+	n := rn.between(t.min, t.max)
+	if few && n > 1 {
+		n = 1
+	}
+	n = min(n, len(t.pool))
+	if n == 0 {
+		return nil
+	}
+	ids := make([]int64, 0, n)
+	if t.rotate {
+		for k := 0; k < n; k++ {
+			ids = append(ids, t.pool[t.next%len(t.pool)])
+			t.next++
+		}
+	} else {
+		// A partial Fisher-Yates shuffle of an index kept per pool:
+		// n distinct terms without allocating a permutation.
+		if len(t.idx) != len(t.pool) {
+			t.idx = make([]int, len(t.pool))
+			for k := range t.idx {
+				t.idx[k] = k
+			}
+		}
+		for k := 0; k < n; k++ {
+			j := k + rn.r.IntN(len(t.idx)-k)
+			t.idx[k], t.idx[j] = t.idx[j], t.idx[k]
+			ids = append(ids, t.pool[t.idx[k]])
+		}
+	}
+	return ids
 }
 
 // prune drops terms deleted meanwhile from the pools.
@@ -165,7 +177,21 @@ func (g *Generator) prepareTerms(ctx context.Context, rn *run, p *postsPlan, mad
 			}
 			setting = templates.TaxonomySetting{Mode: "auto"}
 		}
-		pool := &taxPool{slug: slug, rotate: setting.SelectionMode == "rotate"}
+		pool := &taxPool{slug: slug, rotate: setting.SelectionMode == "rotate", auto: !configured}
+		if rn.topical {
+			// Flat terms made beside the pools before them take their
+			// names from those pools' topics.
+			rn.themes = nil
+			if !tax.Hierarchical {
+				var ids []int64
+				for _, t := range tp.taxes {
+					ids = append(ids, t.pool...)
+				}
+				if err := g.setThemes(ctx, rn, ids); err != nil {
+					return nil, err
+				}
+			}
+		}
 		pool.min, pool.max = termCounts(setting)
 		meta := map[string]any{"origin": "posts", "post_type": p.pt.Name}
 		switch setting.Mode {
@@ -224,6 +250,7 @@ func (g *Generator) prepareTerms(ctx context.Context, rn *run, p *postsPlan, mad
 		}
 		tp.taxes = append(tp.taxes, pool)
 	}
+	rn.themes = nil
 	return tp, nil
 }
 
@@ -307,6 +334,17 @@ func (n *termNamer) name(w *locales.Writer) (string, string) {
 	}
 }
 
+// next returns the name and slug of a new term under parent: named after a
+// topic in a topical run (see topicName), else by the writer.
+func (n *termNamer) next(rn *run, parent int64) (string, string) {
+	if rn.topical {
+		if name, slug, ok := n.topicName(rn, rn.termTopics[parent]); ok {
+			return name, slug
+		}
+	}
+	return n.name(rn.w)
+}
+
 // createTerms creates n tracked terms under parent.
 func (g *Generator) createTerms(ctx context.Context, rn *run, tax Taxonomy, n int, parent int64, meta map[string]any) ([]int64, error) {
 	parents := make([]int64, n)
@@ -352,15 +390,23 @@ func (g *Generator) createTermBatch(ctx context.Context, rn *run, tax Taxonomy, 
 		}
 		terms := make([]Term, len(parents))
 		for i, parent := range parents {
-			name, slug := namer.name(rn.w)
+			name, slug := namer.next(rn, parent)
 			terms[i] = Term{Taxonomy: tax.Name, Name: name, Slug: slug, ParentID: parent, Meta: trackMeta(0)}
 			if rn.percent(40) {
+				if rn.topical {
+					t, _ := rn.w.Pack().TopicByTermName(name)
+					rn.w.SetTopic(t)
+				}
 				terms[i].Description = rn.w.Sentence(8, 16)
+				rn.w.SetTopic(locales.Topic{})
 			}
 		}
 		ids, err := h.CreateTerms(ctx, terms)
 		if err != nil {
 			return nil, nil, err
+		}
+		for i, id := range ids {
+			rn.noteTerm(id, terms[i].Name)
 		}
 		entries := make([]history.Entry, len(ids))
 		for i, id := range ids {

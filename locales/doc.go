@@ -58,4 +58,28 @@
 // optionally {slot.l} lower-cased or {slot.c} capitalised. [joiners] join
 // clauses into sentences; [translit] lines "ä ae" give the locale's
 // e-mail spelling of a letter.
+//
+// # Topics
+//
+// [topics] gives the locale's words for the fixed list of topics of
+// TopicIDs (travel, road_trips, baking, programming ...), whose hierarchy
+// (road_trips belongs to travel) is the same in every locale. Its lines
+// are "id.names = ...", "id.nouns = ..." and "id.adjectives = ...",
+// entries separated by commas as in the list sections, a key repeated to
+// continue its list: term names (the main one first, "名前|roman" where
+// the script needs a romanisation), at least 8 nouns written as in
+// [nouns] (with their class and forms) and at least 3 adjectives written
+// as in [adjectives]. The meta key topicshare (60 by default) is the
+// percentage of nouns text about a topic takes from it, higher for a
+// language whose patterns hold few noun phrases. A locale with the
+// section must define every topic; one without it has no topics and
+// writes as it did before. See data/TOPICS.md for a guide to adding the
+// section.
+//
+// A Writer set to a topic (Writer.SetTopic) takes the topic share of the
+// nouns and 40% of the adjectives of its real text from the topic, names a noun
+// of the topic in every title, heading, excerpt and comment, and names
+// terms after the topic. Without a topic it draws from the general
+// vocabulary alone. Pack.TopicByTermName maps a category or tag name back
+// to its topic.
 package locales

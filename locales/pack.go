@@ -60,6 +60,14 @@ type Pack struct {
 
 	translit map[rune][2]string
 
+	// topics are the topics of the [topics] section, in the order of
+	// topicDefs; topicNames maps folded term names and topic nouns to them.
+	topics     []topic
+	topicNames map[string]int
+	// topicShare is the percentage of nouns real text about a topic takes
+	// from the topic.
+	topicShare int
+
 	date     []string
 	firstDay string
 	months   [12]string

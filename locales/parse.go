@@ -17,6 +17,9 @@ import (
 type grammar struct {
 	classes   []string
 	nounClass []uint8
+	// general and generalAdjs are the numbers of nouns and adjectives of
+	// the general vocabulary; topic vocabulary follows them.
+	general, generalAdjs int
 	// nounForms holds nNounForms forms per noun, the base form first.
 	nounForms  []string
 	nNounForms int
@@ -51,8 +54,9 @@ type det struct {
 func (g *grammar) noun(i, form int) string { return g.nounForms[i*g.nNounForms+form] }
 func (g *grammar) adj(i, form int) string  { return g.adjForms[i*g.nAdjForms+form] }
 func (g *grammar) verb(i, form int) string { return g.verbForms[i*g.nVerbForms+form] }
-func (g *grammar) nouns() int              { return len(g.nounClass) }
+func (g *grammar) nouns() int              { return g.general }
 func (g *grammar) adjs() int               { return len(g.adjForms) / g.nAdjForms }
+func (g *grammar) genAdjs() int            { return g.generalAdjs }
 func (g *grammar) verbs() int              { return len(g.verbForms) / g.nVerbForms }
 
 // pattern is a compiled sentence pattern: literal text and slots.
@@ -82,7 +86,7 @@ type token struct {
 
 // lineSections are the sections read line by line; every other section is a
 // list whose lines may hold several entries separated by commas.
-var lineSections = []string{"meta", "np", "rules", "translit", "clauses", "titles", "bios", "openers", "joiners"}
+var lineSections = []string{"meta", "np", "rules", "translit", "clauses", "titles", "bios", "openers", "joiners", "topics"}
 
 // rawPack is a data file split into sections.
 type rawPack struct {
@@ -181,6 +185,11 @@ type builder struct {
 	rules map[string][]rule
 	lists map[string]int
 	errs  []error
+
+	// topicRaw is the [topics] section by topic, before the grammar;
+	// topicNouns and topicAdjs count its nouns and adjectives.
+	topicRaw              []rawTopic
+	topicNouns, topicAdjs int
 }
 
 type rule struct{ suf, rep string }
@@ -244,9 +253,12 @@ func (b *builder) build() error {
 	b.formats()
 	b.names()
 	b.translit()
+	b.readTopics()
 	b.grammar()
+	b.topics()
 	b.patterns()
 	b.a.done()
+	b.topicsDone()
 	return errors.Join(b.errs...)
 }
 
@@ -442,27 +454,20 @@ func (b *builder) grammar() {
 	}
 
 	nouns := b.section("nouns", true)
-	g.nounClass = make([]uint8, len(nouns))
-	g.nounForms = make([]string, len(nouns)*g.nNounForms)
+	// The topic vocabulary is appended later within this capacity: the
+	// arena holds pointers into these slices until it is done.
+	g.nounClass = make([]uint8, len(nouns), len(nouns)+b.topicNouns)
+	g.nounForms = make([]string, len(nouns)*g.nNounForms, (len(nouns)+b.topicNouns)*g.nNounForms)
 	for i, l := range nouns {
-		class := "*"
-		if len(g.classes) > 1 || g.classes[0] != "*" {
-			c, rest, ok := strings.Cut(l, " ")
-			ci := slices.Index(g.classes, c)
-			if !ok || ci < 0 {
-				b.fail("noun %q: no class of %v", l, g.classes)
-				continue
-			}
-			g.nounClass[i] = uint8(ci)
-			class, l = c, strings.TrimSpace(rest)
-		}
-		b.forms("noun", class, l, nounForms, g.nounForms[i*g.nNounForms:(i+1)*g.nNounForms])
+		b.noun(i, l, nounForms)
 	}
+	g.general = len(nouns)
 	adjs := b.section("adjectives", true)
-	g.adjForms = make([]string, len(adjs)*g.nAdjForms)
+	g.adjForms = make([]string, len(adjs)*g.nAdjForms, (len(adjs)+b.topicAdjs)*g.nAdjForms)
 	for i, l := range adjs {
 		b.forms("adj", "*", l, adjForms, g.adjForms[i*g.nAdjForms:(i+1)*g.nAdjForms])
 	}
+	g.generalAdjs = len(adjs)
 	verbs := b.section("verbs", true)
 	g.verbForms = make([]string, len(verbs)*g.nVerbForms)
 	for i, l := range verbs {
@@ -525,10 +530,36 @@ func (b *builder) grammar() {
 	}
 }
 
+// noun fills noun i of the grammar from an entry "class base|form...",
+// the class left out when the language has none. It reports whether the
+// entry was valid.
+func (b *builder) noun(i int, l string, nounForms []string) bool {
+	g := &b.p.g
+	class := "*"
+	if len(g.classes) > 1 || g.classes[0] != "*" {
+		c, rest, ok := strings.Cut(l, " ")
+		ci := slices.Index(g.classes, c)
+		if !ok || ci < 0 {
+			b.fail("noun %q: no class of %v", l, g.classes)
+			return false
+		}
+		g.nounClass[i] = uint8(ci)
+		class, l = c, strings.TrimSpace(rest)
+	}
+	b.forms("noun", class, l, nounForms, g.nounForms[i*g.nNounForms:(i+1)*g.nNounForms])
+	return true
+}
+
 // forms fills dst with the forms of one entry: "base|form1|form2..." with
 // explicit forms in the declared order, missing ones derived by the rules.
 func (b *builder) forms(kind, class, entry string, names []string, dst []string) {
-	parts := strings.Split(entry, "|")
+	var one [1]string
+	parts := one[:]
+	if strings.Contains(entry, "|") {
+		parts = strings.Split(entry, "|")
+	} else {
+		one[0] = entry
+	}
 	if len(parts) > len(names) {
 		b.fail("%s %q: more forms than %v", kind, entry, names)
 	}

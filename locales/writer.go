@@ -33,7 +33,17 @@ type Writer struct {
 	// sep separates words and sentences: the pack's for real text, a space
 	// for Latin placeholder text.
 	sep string
+	// topic is the topic real text is about, nil for none; force makes the
+	// next noun drawn one of the topic's.
+	topic *topic
+	ti    int
+	force bool
 }
+
+// topicAdjShare is the percentage of adjectives real text about a topic
+// takes from the topic; the share of nouns is the pack's (60 unless its
+// meta topicshare says otherwise).
+const topicAdjShare = 40
 
 // NewWriter returns a Writer over p drawing from r. An unknown source is
 // treated as Lorem.
@@ -52,6 +62,63 @@ func (w *Writer) Pack() *Pack { return w.p }
 
 // Source returns the text source the writer uses (Lorem or RealText).
 func (w *Writer) Source() Source { return w.src }
+
+// SetTopic makes the real text that follows about t: most nouns and some
+// adjectives of titles, headings, sentences, excerpts and comments come
+// from its vocabulary, every title and comment names at least one of its
+// nouns, and term names are its names. A topic of another pack stands for
+// the topic of the writer's pack with the same id; the zero Topic, or a
+// topic the writer's pack lacks, ends the topic. Lorem text ignores it.
+func (w *Writer) SetTopic(t Topic) {
+	w.topic, w.force = nil, false
+	if t.p == nil {
+		return
+	}
+	if t.p != w.p {
+		var ok bool
+		if t, ok = w.p.Topic(t.ID()); !ok {
+			return
+		}
+	}
+	w.topic, w.ti = &w.p.topics[t.i], t.i
+}
+
+// Topic returns the topic set by SetTopic, or the zero Topic.
+func (w *Writer) Topic() Topic {
+	if w.topic == nil {
+		return Topic{}
+	}
+	return Topic{w.p, w.ti}
+}
+
+// DrawTopic returns a random topic of the writer's pack, or the zero Topic
+// when the pack has none. It does not set the topic.
+func (w *Writer) DrawTopic() Topic {
+	if len(w.p.topics) == 0 {
+		return Topic{}
+	}
+	return Topic{w.p, w.r.IntN(len(w.p.topics))}
+}
+
+// nounIndex draws a noun: one of the topic's when the writer has a topic
+// (always when force is set, else at the pack's topic share), else one of
+// the general vocabulary.
+func (w *Writer) nounIndex() int {
+	if t := w.topic; t != nil && (w.force || w.r.IntN(100) < w.p.topicShare) {
+		w.force = false
+		return int(t.nouns[w.r.IntN(len(t.nouns))])
+	}
+	return w.r.IntN(w.p.g.nouns())
+}
+
+// adjIndex draws an adjective as nounIndex draws a noun, at topicAdjShare
+// percent from the topic.
+func (w *Writer) adjIndex() int {
+	if t := w.topic; t != nil && w.r.IntN(100) < topicAdjShare {
+		return int(t.adjs[w.r.IntN(len(t.adjs))])
+	}
+	return w.r.IntN(w.p.g.genAdjs())
+}
 
 func (w *Writer) pick(list []string) string { return list[w.r.IntN(len(list))] }
 
@@ -79,10 +146,10 @@ func (w *Writer) word() {
 	}
 	g := &w.p.g
 	if w.r.IntN(3) == 0 {
-		w.buf = append(w.buf, g.adj(w.r.IntN(g.adjs()), 0)...)
+		w.buf = append(w.buf, g.adj(w.adjIndex(), 0)...)
 		return
 	}
-	w.buf = append(w.buf, g.noun(w.r.IntN(g.nouns()), 0)...)
+	w.buf = append(w.buf, g.noun(w.nounIndex(), 0)...)
 }
 
 // Words returns n words of running text without punctuation, separated as
@@ -170,12 +237,16 @@ func (w *Writer) appendPattern(pat *pattern, final bool) {
 		case tList:
 			w.buf = append(w.buf, w.pick(p.lists[t.idx])...)
 		case tNoun:
-			w.buf = append(w.buf, g.noun(w.r.IntN(g.nouns()), 0)...)
+			w.buf = append(w.buf, g.noun(w.nounIndex(), 0)...)
 		case tAdj:
-			w.buf = append(w.buf, g.adj(w.r.IntN(g.adjs()), 0)...)
+			w.buf = append(w.buf, g.adj(w.adjIndex(), 0)...)
 		case tQuote:
 			w.buf = append(w.buf, p.quotes[0]...)
-			w.buf = append(w.buf, w.pick(p.terms)...)
+			if w.topic != nil {
+				w.buf = append(w.buf, w.pick(w.topic.names)...)
+			} else {
+				w.buf = append(w.buf, w.pick(p.terms)...)
+			}
 			w.buf = append(w.buf, p.quotes[1]...)
 		}
 		switch t.mod {
@@ -192,13 +263,13 @@ func (w *Writer) appendPattern(pat *pattern, final bool) {
 // asks for, in the language's order.
 func (w *Writer) appendNP(c *npCase) {
 	g := &w.p.g
-	ni := w.r.IntN(g.nouns())
+	ni := w.nounIndex()
 	dets := c.byClass[g.nounClass[ni]]
 	d := &dets[w.r.IntN(len(dets))]
 	noun := g.noun(ni, int(d.noun))
 	adj := ""
 	if d.adj >= 0 && (d.adjReq || w.r.IntN(100) < g.adjChance) {
-		adj = g.adj(w.r.IntN(g.adjs()), int(d.adj))
+		adj = g.adj(w.adjIndex(), int(d.adj))
 	}
 	first, second := noun, adj
 	if g.adjBefore && adj != "" {
@@ -326,7 +397,9 @@ func (w *Writer) Paragraph(min, max int) string {
 func (w *Writer) appendTitle(lo, hi int) {
 	start := len(w.buf)
 	if w.src == RealText {
+		w.force = w.topic != nil
 		w.appendPattern(&w.p.titles[w.r.IntN(len(w.p.titles))], true)
+		w.force = false
 	} else {
 		for i, n := 0, w.between(lo, hi); i < n; i++ {
 			if i > 0 {
@@ -387,6 +460,7 @@ func minorWord(s string) bool {
 
 // Excerpt returns a one- or two-sentence summary of 8 to 20 words each.
 func (w *Writer) Excerpt() string {
+	w.force = w.topic != nil
 	n := w.between(1, 2)
 	for i := 0; i < n; i++ {
 		if i > 0 {
@@ -394,21 +468,29 @@ func (w *Writer) Excerpt() string {
 		}
 		w.appendSentence(w.between(8, 20))
 	}
+	w.force = false
 	return w.out()
 }
 
 // Comment returns the text of a reader comment: one to four sentences, in
-// real text sometimes opened by a typical reader's remark.
+// real text sometimes opened by a typical reader's remark. A comment on a
+// topic (see SetTopic) names at least one noun of the topic.
 func (w *Writer) Comment() string {
+	w.force = w.topic != nil
 	n := w.between(1, 4)
 	if w.src == RealText && len(w.p.openers) > 0 && w.r.IntN(3) == 0 {
 		w.appendPattern(&w.p.openers[w.r.IntN(len(w.p.openers))], true)
 		n--
+		if n == 0 && w.force {
+			// A comment on a topic names it: the opener did not.
+			n = 1
+		}
 		if n > 0 {
 			w.space()
 		}
 	}
 	w.appendParagraphText(n)
+	w.force = false
 	return w.out()
 }
 
@@ -428,9 +510,18 @@ func (w *Writer) Bio() string {
 
 // TermName returns a name for a category or tag of the locale: usually one
 // term ("Reisen"), sometimes two joined by the language's "and" ("Reisen und
-// Musik", "Voyages et musique"). Its slug is Pack.Slug of the name.
+// Musik", "Voyages et musique"). In real text of a pack with topics it is
+// one name of the writer's topic, or of a random topic when none is set.
+// Its slug is Pack.Slug of the name.
 func (w *Writer) TermName() string {
 	p := w.p
+	if w.src == RealText && len(p.topics) > 0 {
+		t := w.topic
+		if t == nil {
+			t = &p.topics[w.r.IntN(len(p.topics))]
+		}
+		return w.pick(t.names)
+	}
 	first := w.r.IntN(len(p.terms))
 	w.buf = append(w.buf, p.terms[first]...)
 	if len(p.terms) > 1 && w.r.IntN(4) == 0 {
