@@ -52,7 +52,8 @@ func (f *fakeWP) serve(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	f.reqs = append(f.reqs, r.Method+" "+path+"?"+r.URL.RawQuery)
 	f.mu.Unlock()
-	if u, p, ok := r.BasicAuth(); !ok || u != fakeUser || p != fakePass {
+	public := strings.HasPrefix(path, "/wp-content/") // uploads are served without credentials
+	if u, p, ok := r.BasicAuth(); !public && (!ok || u != fakeUser || p != fakePass) {
 		wpError(w, http.StatusUnauthorized, "incorrect_password", "The provided password is an invalid application password.")
 		return
 	}
@@ -558,7 +559,7 @@ func TestCreatePostsBatchesAndUndoesAFailedBatch(t *testing.T) {
 		require.LessOrEqual(t, len(b), 25)
 		for _, r := range b {
 			require.Equal(t, "POST", r["method"])
-			require.Equal(t, "/wp/v2/posts", r["path"])
+			require.Equal(t, "/wp/v2/posts?_fields=id", r["path"], "WordPress answers with the id alone")
 			require.Equal(t, "2024-03-01T10:00:00", r["body"].(map[string]any)["date_gmt"])
 		}
 	}
@@ -636,4 +637,95 @@ func TestInstallMUPlugin(t *testing.T) {
 	require.Len(t, entries, 1, "no temporary file is left")
 	err = wprest.InstallMUPlugin("")
 	require.ErrorIs(t, err, contentgen.ErrInvalidParameter)
+}
+
+func TestMediaBytesStaysOnTheSiteOrigin(t *testing.T) {
+	t.Parallel()
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		t.Error("MediaBytes fetched from another origin")
+	}))
+	t.Cleanup(other.Close)
+	var f *fakeWP
+	f = newFakeWP(t, siteRoutes(true, map[string]http.HandlerFunc{
+		"GET /wp/v2/media/7": func(w http.ResponseWriter, _ *http.Request) {
+			writeJSON(w, 200, map[string]any{"id": 7, "mime_type": "image/png", "source_url": f.srv.URL + "/wp-content/uploads/a.png"})
+		},
+		"GET /wp/v2/media/8": func(w http.ResponseWriter, _ *http.Request) {
+			writeJSON(w, 200, map[string]any{"id": 8, "mime_type": "image/png", "source_url": other.URL + "/a.png"})
+		},
+		"GET /wp/v2/media/9": func(w http.ResponseWriter, _ *http.Request) {
+			wpError(w, 404, "rest_post_invalid_id", "Invalid post ID.")
+		},
+		"GET /wp-content/uploads/a.png": func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("Authorization") != "" {
+				t.Error("the credentials were sent with a file request")
+			}
+			io.WriteString(w, "PNGDATA")
+		},
+	}))
+	c, err := wprest.NewClient(fakeOptions(f, &sleeps{}))
+	require.NoError(t, err)
+	h := wprest.NewHost(c)
+	data, mimeType, err := h.MediaBytes(t.Context(), 7)
+	require.NoError(t, err)
+
+	require.Equal(t, []byte("PNGDATA"), data)
+	require.Equal(t, "image/png", mimeType)
+	_, _, err = h.MediaBytes(t.Context(), 8)
+	require.ErrorIs(t, err, contentgen.ErrHostNotFound, "a URL elsewhere has no bytes on this host")
+	_, _, err = h.MediaBytes(t.Context(), 9)
+	require.ErrorIs(t, err, contentgen.ErrHostNotFound)
+}
+
+func TestMetaQueriesReadTheMatchesAHundredAtATime(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var includes []string
+	f := newFakeWP(t, siteRoutes(true, map[string]http.HandlerFunc{
+		"POST /contentgen/v1/query": func(w http.ResponseWriter, r *http.Request) {
+			var in map[string]any
+			require.NoError(t, json.NewDecoder(r.Body).Decode(&in))
+			if in["kind"] != "post" || in["key"] != contentgen.MarkerKey || in["value"] != contentgen.MarkerValue || in["has_value"] != true {
+				wpError(w, 400, "rest_invalid_param", fmt.Sprint(in))
+				return
+			}
+			ids := make([]int, 250)
+			for i := range ids {
+				ids[i] = 1000 + i
+			}
+			writeJSON(w, 200, map[string]any{"ids": ids})
+		},
+		"GET /wp/v2/posts": func(w http.ResponseWriter, r *http.Request) {
+			inc := r.URL.Query().Get("include")
+			mu.Lock()
+			includes = append(includes, inc)
+			mu.Unlock()
+			var out []map[string]any
+			for _, s := range strings.Split(inc, ",") {
+				id, _ := strconv.Atoi(s)
+				if id%2 == 0 { // odd ids are of another type
+					out = append(out, map[string]any{
+						"id": id, "type": "post", "status": "publish", "title": map[string]any{"raw": "P" + s},
+						"contentgen": map[string]any{"meta": map[string]string{contentgen.MarkerKey: "1"}, "parent": 0},
+					})
+				}
+			}
+			w.Header().Set("X-WP-TotalPages", "1")
+			writeJSON(w, 200, out)
+		},
+	}))
+	c, err := wprest.NewClient(fakeOptions(f, &sleeps{}))
+	require.NoError(t, err)
+	posts, err := wprest.NewHost(c).Posts(t.Context(), contentgen.PostQuery{MetaKey: contentgen.MarkerKey, MetaValue: contentgen.MarkerValue, Offset: 10, Limit: 5})
+	require.NoError(t, err)
+	require.Len(t, posts, 5)
+	require.Equal(t, int64(1020), posts[0].ID, "ordered by id, after the offset")
+	require.True(t, posts[0].Meta.Generated())
+	require.Equal(t, "P1020", posts[0].Title)
+	mu.Lock()
+	defer mu.Unlock()
+	require.Len(t, includes, 3, "250 ids are read in three requests")
+	for _, inc := range includes {
+		require.LessOrEqual(t, len(strings.Split(inc, ",")), 100)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"net/http"
 	"net/url"
 	"slices"
 	"sort"
@@ -114,7 +115,8 @@ func (h *Host) CreateComments(ctx context.Context, comments []contentgen.Comment
 		var out struct {
 			ID int64 `json:"id"`
 		}
-		if err := h.c.post(ctx, "/wp/v2/comments", bodies[i], &out); err != nil {
+		req := &request{method: http.MethodPost, path: "/wp/v2/comments", query: url.Values{"_fields": {"id"}}, body: bodies[i]}
+		if _, err := h.c.do(ctx, req, &out); err != nil {
 			return err
 		}
 		ids[i] = out.ID

@@ -45,7 +45,8 @@ func (h *Host) createMany(ctx context.Context, collection string, bodies []map[s
 		err = parallelAll(ctx, len(chunks), func(ctx context.Context, ci int) error {
 			reqs := make([]subRequest, len(chunks[ci]))
 			for i, b := range chunks[ci] {
-				reqs[i] = subRequest{Method: http.MethodPost, Path: collection, Body: b}
+				// _fields=id spares WordPress rendering the whole object.
+				reqs[i] = subRequest{Method: http.MethodPost, Path: collection + "?_fields=id", Body: b}
 			}
 			resps, err := h.c.batch(ctx, reqs)
 			if err != nil {
@@ -69,7 +70,8 @@ func (h *Host) createMany(ctx context.Context, collection string, bodies []map[s
 			var obj struct {
 				ID int64 `json:"id"`
 			}
-			if err := h.c.post(ctx, collection, bodies[i], &obj); err != nil {
+			req := &request{method: http.MethodPost, path: collection, query: url.Values{"_fields": {"id"}}, body: bodies[i]}
+			if _, err := h.c.do(ctx, req, &obj); err != nil {
 				return err
 			}
 			ids[i] = obj.ID
@@ -97,6 +99,8 @@ func (h *Host) deleteMany(ctx context.Context, collection string, ids []int64, q
 	if err != nil {
 		return err
 	}
+	q = cloneValues(q)
+	q.Set("_fields", "id") // spares WordPress rendering the removed object
 	enc := q.Encode()
 	path := func(id int64) string {
 		p := collection + "/" + strconv.FormatInt(id, 10)

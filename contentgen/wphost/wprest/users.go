@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"maps"
+	"net/http"
 	"net/url"
 	"slices"
 	"sort"
@@ -92,7 +93,8 @@ func (h *Host) CreateUsers(ctx context.Context, users []contentgen.User) ([]int6
 		var out struct {
 			ID int64 `json:"id"`
 		}
-		if err := h.c.post(ctx, "/wp/v2/users", b, &out); err != nil {
+		req := &request{method: http.MethodPost, path: "/wp/v2/users", query: url.Values{"_fields": {"id"}}, body: b}
+		if _, err := h.c.do(ctx, req, &out); err != nil {
 			return err
 		}
 		ids[i] = out.ID
