@@ -11,6 +11,7 @@ import (
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/contentgen/hosttest"
 	"github.com/contentgen/contentgen/contentgen/wphost/wprest"
+	"github.com/contentgen/contentgen/internal/wptest"
 )
 
 // Environment variables naming the WordPress site of the tests.
@@ -37,6 +38,9 @@ func siteOptions(tb testing.TB) *wprest.Options {
 func siteHost(tb testing.TB) *wprest.Host {
 	tb.Helper()
 	o := siteOptions(tb)
+	// Tests of other packages fill the same site and remove what they
+	// generated site-wide.
+	wptest.Exclusive(tb, wptest.Site{URL: o.URL})
 	if root := os.Getenv(envRoot); root != "" {
 		require.NoError(tb, wprest.InstallMUPlugin(filepath.Join(root, "wp-content", "mu-plugins")))
 	}
