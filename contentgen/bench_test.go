@@ -74,9 +74,11 @@ func BenchmarkGeneratePosts500RealText(b *testing.B) {
 
 // BenchmarkFloor500 is the floor of BenchmarkGeneratePosts500: the same
 // volume of text with the same structure (title, 4-8 paragraphs of 3-6
-// sentences of 6-16 words, headings, a list in half the posts, an excerpt),
-// built by picking words from a plain []string with math/rand/v2 and kept
-// in a slice.
+// sentences of 6-16 words, h2 and h3 headings, emphasis, strong text and
+// links in paragraphs, a bulleted or numbered list in half the posts, a
+// quote with its attribution in half, an excerpt), built by picking words
+// from a plain []string with math/rand/v2 and kept in a slice. It leaves
+// out the tables and code of posts filed under technical terms.
 func BenchmarkFloor500(b *testing.B) {
 	words := []string{
 		"lorem", "ipsum", "dolor", "sit", "amet", "consectetur", "adipiscing", "elit", "sed", "do",
@@ -101,6 +103,24 @@ func BenchmarkFloor500(b *testing.B) {
 			appendWords(n)
 			buf = append(buf, '.')
 		}
+		// appendWrapped writes n words, the one at wrap between open and
+		// close.
+		appendWrapped := func(n, wrap int, open, close string) {
+			for i := 0; i < n; i++ {
+				if i > 0 {
+					buf = append(buf, ' ')
+				}
+				if i == wrap {
+					buf = append(buf, open...)
+				}
+				buf = append(buf, words[r.IntN(len(words))]...)
+				if i == wrap {
+					buf = append(buf, close...)
+				}
+			}
+			buf = append(buf, '.')
+		}
+		spans := [...][2]string{{"<em>", "</em>"}, {"<strong>", "</strong>"}, {`<a href="https://www.example.com/guides/getting-started">`, "</a>"}}
 		for i := 0; i < 500; i++ {
 			var p contentgen.Post
 			buf = buf[:0]
@@ -113,30 +133,60 @@ func BenchmarkFloor500(b *testing.B) {
 			if r.IntN(2) == 0 {
 				listAt = r.IntN(n)
 			}
+			quoteAt := -1
+			if r.IntN(2) == 0 {
+				quoteAt = r.IntN(n)
+			}
+			list, item := [2]string{"<ul>\n", "</ul>\n"}, [2]string{"<li>", "</li>\n"}
+			if r.IntN(2) == 0 {
+				list = [2]string{"<ol>\n", "</ol>\n"}
+			}
 			next := 0
 			for j := 0; j < n; j++ {
 				if j == next {
-					buf = append(buf, "<h2>"...)
+					h := [2]string{"<h2>", "</h2>\n"}
+					if j > 0 && r.IntN(2) == 0 {
+						h = [2]string{"<h3>", "</h3>\n"}
+					}
+					buf = append(buf, h[0]...)
 					appendWords(between(2, 5))
-					buf = append(buf, "</h2>\n"...)
+					buf = append(buf, h[1]...)
 					next = j + between(2, 3)
 				}
 				buf = append(buf, "<p>"...)
-				for s, k := 0, between(3, 6); s < k; s++ {
+				// One or two inline elements in most paragraphs.
+				spanIn, span := -1, spans[r.IntN(len(spans))]
+				k := between(3, 6)
+				if r.IntN(4) != 3 {
+					spanIn = r.IntN(k)
+				}
+				for s := 0; s < k; s++ {
 					if s > 0 {
 						buf = append(buf, ' ')
 					}
-					appendSentence(between(6, 16))
+					m := between(6, 16)
+					if s == spanIn {
+						appendWrapped(m, r.IntN(m), span[0], span[1])
+					} else {
+						appendSentence(m)
+					}
 				}
 				buf = append(buf, "</p>\n"...)
 				if j == listAt {
-					buf = append(buf, "<ul>\n"...)
+					buf = append(buf, list[0]...)
 					for k, m := 0, between(3, 6); k < m; k++ {
-						buf = append(buf, "<li>"...)
+						buf = append(buf, item[0]...)
 						appendWords(between(2, 6))
-						buf = append(buf, "</li>\n"...)
+						buf = append(buf, item[1]...)
 					}
-					buf = append(buf, "</ul>\n"...)
+					buf = append(buf, list[1]...)
+				}
+				if j == quoteAt {
+					buf = append(buf, "<blockquote>\n<p>"...)
+					appendSentence(between(6, 16))
+					buf = append(buf, "</p>\n<cite>"...)
+					appendWords(2)
+					buf = append(buf, "</cite>\n</blockquote>\n"...)
 				}
 			}
 			p.Content = string(buf)

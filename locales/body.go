@@ -430,6 +430,10 @@ func words(text []byte, dst []wordRun) []wordRun {
 // and ends with a letter or digit; the elements are spread over the paragraph in the
 // order drawn. The choices depend on the text only, not on the format.
 func (w *Writer) writeSpans(d *markup.Doc, start int, s *spans) {
+	if s.n == 0 {
+		w.buf = d.Text(w.buf, start)
+		return
+	}
 	var runsArr [256]wordRun
 	text := w.buf[start:]
 	runs := words(text, runsArr[:0])

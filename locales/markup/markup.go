@@ -375,9 +375,15 @@ func htmlRef(c byte, gt bool) string {
 	return ""
 }
 
+// htmlSpecial marks the bytes htmlRef may replace.
+var htmlSpecial = [256]bool{'&': true, '<': true, '>': true}
+
 func escapeHTML(dst []byte, from int, gt bool) []byte {
 	extra := 0
 	for _, c := range dst[from:] {
+		if !htmlSpecial[c] {
+			continue
+		}
 		if r := htmlRef(c, gt); r != "" {
 			extra += len(r) - 1
 		}
