@@ -52,6 +52,8 @@ func TestGetSkipsNamingTheVariables(t *testing.T) {
 	t.Setenv(EnvUser, "admin")
 	t.Setenv(EnvAppPassword, "")
 	t.Setenv(EnvDB, "")
+	t.Setenv(EnvUploads, "")
+	t.Setenv(EnvRoot, "")
 	r := &skipRecorder{TB: t}
 	Get(r, EnvDB)
 	require.Contains(t, r.skipped, EnvAppPassword)
