@@ -387,41 +387,82 @@ func (s *spans) add(kind int) {
 	s.n++
 }
 
-// wordRun is a run of letters and digits in a paragraph's text, as byte
-// offsets from its start.
-type wordRun struct{ lo, hi int }
+// wordRune reports whether the rune at text[i:] belongs to a word
+// (letters and digits, and marks inside a word), and its size.
+func wordRune(text []byte, i int, in bool) (bool, int) {
+	if c := text[i]; c < utf8.RuneSelf {
+		return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9', 1
+	}
+	r, size := utf8.DecodeRune(text[i:])
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) && in, size
+}
 
-// words finds the runs of letters and digits in text, up to len(dst).
-func words(text []byte, dst []wordRun) []wordRun {
-	dst = dst[:0]
-	in := false
-	for i := 0; i < len(text); {
-		var letter bool
-		size := 1
-		if c := text[i]; c < utf8.RuneSelf {
-			letter = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
-		} else {
-			var r rune
-			r, size = utf8.DecodeRune(text[i:])
-			letter = unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) && in
-		}
-		switch {
-		case letter && !in:
-			if len(dst) == cap(dst) {
-				return dst
-			}
-			dst = append(dst, wordRun{lo: i})
-			in = true
-		case !letter && in:
-			dst[len(dst)-1].hi = i
-			in = false
+// wordEnd returns the end of the word that starts at i.
+func wordEnd(text []byte, i int) int {
+	for i < len(text) {
+		ok, size := wordRune(text, i, true)
+		if !ok {
+			break
 		}
 		i += size
 	}
-	if in {
-		dst[len(dst)-1].hi = len(text)
+	return i
+}
+
+// nextWord returns the first whole word of text that starts at or after
+// from and before limit.
+func nextWord(text []byte, from, limit int) (lo, hi int, ok bool) {
+	for i := from; i < limit; {
+		ok, size := wordRune(text, i, false)
+		if !ok {
+			i += size
+			continue
+		}
+		if _, inside := wordBefore(text, i); !inside {
+			return i, wordEnd(text, i), true
+		}
+		// from fell inside a word: not that one.
+		i = wordEnd(text, i)
 	}
-	return dst
+	return 0, 0, false
+}
+
+// wordFrom returns the word of text around byte p, or the next word
+// starting before hi when p is not in one, or when the word around p
+// starts before lo.
+func wordFrom(text []byte, p, lo, hi int) (int, int, bool) {
+	for p > lo && !utf8.RuneStart(text[p]) {
+		p--
+	}
+	if in, _ := wordRune(text, p, false); in {
+		start := p
+		for start > lo {
+			size, ok := wordBefore(text, start)
+			if !ok || start-size < lo {
+				break
+			}
+			start -= size
+		}
+		if _, ok := wordBefore(text, start); !ok {
+			return start, wordEnd(text, start), true
+		}
+		// The word began in the stretch before: take the next one.
+		p = wordEnd(text, p)
+	}
+	return nextWord(text, p, hi)
+}
+
+// wordBefore reports whether the rune that ends at text[:i] belongs to a
+// word, and its size.
+func wordBefore(text []byte, i int) (int, bool) {
+	if i == 0 {
+		return 0, false
+	}
+	r, size := utf8.DecodeLastRune(text[:i])
+	if r < utf8.RuneSelf {
+		return size, 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return size, unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
 }
 
 // writeSpans rewrites the plain text of the open paragraph, w.buf[start:],
@@ -434,29 +475,36 @@ func (w *Writer) writeSpans(d *markup.Doc, start int, s *spans) {
 		w.buf = d.Text(w.buf, start)
 		return
 	}
-	var runsArr [256]wordRun
 	text := w.buf[start:]
-	runs := words(text, runsArr[:0])
-	k := s.n
-	if k > len(runs) {
-		k = len(runs)
-	}
 	type placed struct{ lo, hi, kind int }
 	var at [3]placed
-	for j := 0; j < k; j++ {
-		segLo, segHi := j*len(runs)/k, (j+1)*len(runs)/k
-		first := segLo + w.r.IntN(segHi-segLo)
-		last := first
+	k := 0
+	for j := 0; j < s.n; j++ {
+		// The paragraph in s.n equal stretches of bytes, one element in
+		// each: the word at a random byte of the stretch, or the next one
+		// starting in it.
+		segLo, segHi := j*len(text)/s.n, (j+1)*len(text)/s.n
+		if segHi <= segLo {
+			continue
+		}
+		lo, hi, ok := wordFrom(text, segLo+w.r.IntN(segHi-segLo), segLo, segHi)
+		if !ok {
+			continue
+		}
 		// Further words only within the sentence and clause: across
 		// nothing but a word space.
-		for more := w.r.IntN(min(3, segHi-first)); more > 0; more-- {
-			gap := text[runs[last].hi:runs[last+1].lo]
-			if string(gap) != " " && (w.sep == "" || string(gap) != w.sep) {
+		for more := w.r.IntN(3); more > 0; more-- {
+			nlo, nhi, ok := nextWord(text, hi, segHi)
+			if !ok {
 				break
 			}
-			last++
+			if gap := text[hi:nlo]; string(gap) != " " && (w.sep == "" || string(gap) != w.sep) {
+				break
+			}
+			hi = nhi
 		}
-		at[j] = placed{runs[first].lo, runs[last].hi, s.kinds[j]}
+		at[k] = placed{lo, hi, s.kinds[j]}
+		k++
 	}
 	if k == 0 {
 		w.buf = d.Text(w.buf, start)
