@@ -198,8 +198,11 @@ func (rn *run) bodyOptions(sh *postShape, m *bodyMaterial, terms map[string][]in
 	if rich.links {
 		m.links = m.links[:0]
 		if n := len(m.posts); n > 0 {
-			for range min(n, 2) {
-				m.links = append(m.links, locales.Link{URL: m.posts[rn.r.IntN(n)]})
+			// Two different posts when there are two.
+			i := rn.r.IntN(n)
+			m.links = append(m.links, locales.Link{URL: m.posts[i]})
+			if n > 1 {
+				m.links = append(m.links, locales.Link{URL: m.posts[(i+1+rn.r.IntN(n-1))%n]})
 			}
 		}
 		m.links = append(m.links, locales.Link{URL: exampleLinks[rn.r.IntN(len(exampleLinks))]})

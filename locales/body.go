@@ -492,16 +492,21 @@ func (w *Writer) writeSpans(d *markup.Doc, start int, s *spans) {
 			continue
 		}
 		// Further words only within the sentence and clause: across
-		// nothing but a word space.
+		// nothing but a word space; not ending on a word of one or two
+		// letters ("a", "of").
+		end := hi
 		for more := w.r.IntN(3); more > 0; more-- {
-			nlo, nhi, ok := nextWord(text, hi, segHi)
+			nlo, nhi, ok := nextWord(text, end, segHi)
 			if !ok {
 				break
 			}
-			if gap := text[hi:nlo]; string(gap) != " " && (w.sep == "" || string(gap) != w.sep) {
+			if gap := text[end:nlo]; string(gap) != " " && (w.sep == "" || string(gap) != w.sep) {
 				break
 			}
-			hi = nhi
+			end = nhi
+			if nhi-nlo > 2 {
+				hi = nhi
+			}
 		}
 		at[k] = placed{lo, hi, s.kinds[j]}
 		k++

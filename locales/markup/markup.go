@@ -68,8 +68,8 @@ const (
 	// HTML is plain HTML, one element per line (the default).
 	HTML Format = "html"
 	// Blocks is the block editor's serialised block markup: the block
-	// editor opens it as paragraph, heading and list blocks without
-	// flagging unexpected content.
+	// editor opens it as core blocks (paragraph, heading, list, quote,
+	// image, table, code) without flagging unexpected content.
 	Blocks Format = "blocks"
 	// Markdown is CommonMark.
 	Markdown Format = "markdown"
@@ -97,7 +97,9 @@ func Parse(s string) (Format, error) {
 // methods take the slice and return it grown, as append does. The zero Doc
 // is not usable; start one with Begin. A Doc does not check the order of
 // calls: open and close elements as HTML would nest them, with list items
-// only inside lists and text only inside elements.
+// only inside lists, paragraphs only at the top level or inside a quote,
+// inline elements only inside paragraphs and list items, rows and cells
+// only inside tables, and text only inside elements.
 type Doc struct {
 	f Format
 	// start is where the document starts in the slice.
