@@ -36,8 +36,10 @@
 // keys classes (noun classes, such as genders), nounforms, adjforms and
 // verbforms (names of inflected forms besides the base; the verb forms fin
 // and join end a sentence and a clause followed by another), adjpos (before
-// or after the noun), adjchance and vowels (letters before which a
-// determiner takes its elided form).
+// or after the noun), adjchance, vowels (letters before which a
+// determiner takes its elided form), and vowelstarts and consonantstarts
+// (word beginnings that sound against their first letter, such as English
+// "hour" and "uni", French aspirated "hé" of "héros").
 //
 // List sections hold entries separated by commas: female, male and family
 // names ("Kowalski/Kowalska" gives masculine and feminine forms), nouns

@@ -33,8 +33,11 @@ type grammar struct {
 	adjBefore   bool
 	adjChance   int
 	vowels      string
-	caseNames   []string
-	cases       []npCase
+	// vowelStarts and consonantStarts are word beginnings that sound
+	// against their first letter: "hour" takes "an", "university" "a".
+	vowelStarts, consonantStarts []string
+	caseNames                    []string
+	cases                        []npCase
 }
 
 type npCase struct {
@@ -420,6 +423,8 @@ func (b *builder) grammar() {
 	}
 	g.adjBefore = b.meta("adjpos", "before") == "before"
 	g.vowels = b.meta("vowels", "aeiou")
+	g.vowelStarts = strings.Fields(strings.ToLower(b.meta("vowelstarts", "")))
+	g.consonantStarts = strings.Fields(strings.ToLower(b.meta("consonantstarts", "")))
 	chance, err := strconv.Atoi(b.meta("adjchance", "50"))
 	if err != nil || chance < 0 || chance > 100 {
 		b.fail("meta adjchance: %q", b.meta("adjchance", ""))

@@ -42,3 +42,19 @@ func TestWordFromTakesWholeWords(t *testing.T) {
 		}
 	}
 }
+
+// TestArticleFollowsTheSound: English takes "an" before a vowel sound and
+// "a" before a consonant sound, whatever the first letter says.
+func TestArticleFollowsTheSound(t *testing.T) {
+	for _, code := range []string{"en_US", "en_GB"} {
+		p, err := NewRegistry().Lookup(code)
+		require.NoError(t, err)
+		w := NewWriter(p, RealText, rand.New(rand.NewPCG(1, 2)))
+		for word, vowel := range map[string]bool{
+			"apple": true, "urban": true, "unusual": true, "hour": true, "honest": true, "Heirloom": true,
+			"university": false, "unique": false, "useful": false, "European": false, "hotel": false, "bridge": false,
+		} {
+			require.Equal(t, vowel, w.startsWithVowel(word), "%s: %q", code, word)
+		}
+	}
+}

@@ -293,6 +293,17 @@ func (w *Writer) appendNP(c *npCase) {
 }
 
 func (w *Writer) startsWithVowel(s string) bool {
+	g := &w.p.g
+	for _, pre := range g.vowelStarts {
+		if equalFoldPrefix(s, pre) {
+			return true
+		}
+	}
+	for _, pre := range g.consonantStarts {
+		if equalFoldPrefix(s, pre) {
+			return false
+		}
+	}
 	r, _ := utf8.DecodeRuneInString(s)
 	r = unicode.ToLower(r)
 	for _, v := range w.p.g.vowels {
