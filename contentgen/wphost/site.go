@@ -16,6 +16,7 @@ import (
 
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/contentgen/sqlstore"
+	"github.com/contentgen/contentgen/contentgen/wphost/wprest"
 )
 
 // ErrInvalid is wrapped by the errors of invalid input: an unknown post
@@ -229,22 +230,34 @@ func (s *Site) load(ctx context.Context) error {
 }
 
 // Refresh discovers the post types and taxonomies again, after a plugin
-// registered or removed some.
+// registered or removed some. They are read from the REST API through
+// the client of contentgen/wphost/wprest.
 func (s *Site) Refresh(ctx context.Context) error {
-	types, taxes, err := discover(ctx, &s.o)
+	c, err := wprest.NewClient(&wprest.Options{
+		URL: s.o.URL, User: s.o.User, AppPassword: s.o.AppPassword,
+		HTTPClient: s.o.HTTPClient, Logger: s.o.Logger, MaxResponseBytes: maxDiscoveryBytes,
+	})
 	if err != nil {
-		return err
+		return fmt.Errorf("wphost: discovery: %w", err)
+	}
+	types, err := c.PostTypes(ctx)
+	if err != nil {
+		return fmt.Errorf("wphost: discovery: %w", err)
+	}
+	taxes, err := c.Taxonomies(ctx)
+	if err != nil {
+		return fmt.Errorf("wphost: discovery: %w", err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.types, s.taxes = map[string]contentgen.PostType{}, map[string]contentgen.Taxonomy{}
 	s.typeList, s.taxList = nil, nil
 	for _, pt := range types {
-		s.types[pt.Name] = pt
+		s.types[pt.Name] = pt.PostType
 		s.typeList = append(s.typeList, pt.Name)
 	}
 	for _, tx := range taxes {
-		s.taxes[tx.Name] = tx
+		s.taxes[tx.Name] = tx.Taxonomy
 		s.taxList = append(s.taxList, tx.Name)
 	}
 	return nil
@@ -337,3 +350,6 @@ func (s *Site) Generator(cfg *contentgen.Config) (*contentgen.Generator, error) 
 
 // Close closes the database connections.
 func (s *Site) Close() error { return s.db.Close() }
+
+// maxDiscoveryBytes bounds the answers of the REST discovery calls.
+const maxDiscoveryBytes = 8 << 20
