@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/providers/filetype"
 )
 
 // CreateMedia stores media records (ID ignored) without bytes and returns
@@ -184,15 +185,8 @@ func (h *Host) StoreMedia(ctx context.Context, m contentgen.Media, data []byte) 
 
 // extFor returns the file extension of a MIME type, or fallback.
 func extFor(mimeType, fallback string) string {
-	switch mimeType {
-	case "image/jpeg":
-		return ".jpg"
-	case "image/png":
-		return ".png"
-	case "image/gif":
-		return ".gif"
-	case "image/webp":
-		return ".webp"
+	if t, ok := filetype.ByMIMEType(mimeType); ok {
+		return "." + t.Ext
 	}
 	return fallback
 }

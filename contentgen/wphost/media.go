@@ -15,6 +15,7 @@ import (
 
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/contentgen/sqlstore"
+	"github.com/contentgen/contentgen/providers/filetype"
 )
 
 // mediaFile is where the bytes of a stored item and its sizes are.
@@ -466,7 +467,9 @@ func (h *Host) StoreMedia(ctx context.Context, m contentgen.Media, data []byte) 
 	for i, s := range m.Sizes {
 		sext := ext
 		if s.MIMEType != "" && s.MIMEType != m.MIMEType {
-			sext = extFor(s.MIMEType, ext)
+			if t, ok := filetype.ByMIMEType(s.MIMEType); ok {
+				sext = "." + t.Ext
+			}
 		}
 		file := fmt.Sprintf("%s-%dx%d%s", stem, s.Width, s.Height, sext)
 		if len(s.Data) > 0 {
@@ -495,21 +498,6 @@ func (h *Host) StoreMedia(ctx context.Context, m contentgen.Media, data []byte) 
 		return 0, err
 	}
 	return id, nil
-}
-
-// extFor returns the file extension of a MIME type, def for others.
-func extFor(mime, def string) string {
-	switch mime {
-	case "image/jpeg":
-		return ".jpg"
-	case "image/png":
-		return ".png"
-	case "image/gif":
-		return ".gif"
-	case "image/webp":
-		return ".webp"
-	}
-	return def
 }
 
 // MediaBytes returns the bytes of a stored item's file and its MIME type,

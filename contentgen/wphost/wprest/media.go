@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/providers/filetype"
 )
 
 type wireMedia struct {
@@ -191,19 +192,8 @@ func safeFilename(name, mimeType string) string {
 	if s == "" {
 		s = "upload"
 	}
-	if path.Ext(s) == "" {
-		switch mimeType {
-		case "image/jpeg":
-			s += ".jpg"
-		case "image/png":
-			s += ".png"
-		case "image/gif":
-			s += ".gif"
-		case "image/webp":
-			s += ".webp"
-		case "application/pdf":
-			s += ".pdf"
-		}
+	if t, ok := filetype.ByMIMEType(mimeType); ok && path.Ext(s) == "" {
+		s += "." + t.Ext
 	}
 	return s
 }
