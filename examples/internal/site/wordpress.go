@@ -7,9 +7,12 @@ import (
 	"log/slog"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/memhost"
 	"github.com/contentgen/contentgen/contentgen/sqlstore"
 	"github.com/contentgen/contentgen/contentgen/wphost"
 	"github.com/contentgen/contentgen/contentgen/wphost/wprest"
+	"github.com/contentgen/contentgen/history"
+	"github.com/contentgen/contentgen/templates"
 )
 
 // EnvWordPressPassword holds the application password of a WordPress
@@ -86,11 +89,7 @@ func OpenWordPress(ctx context.Context, w WordPress, dbFlag string, log *slog.Lo
 	}
 	s := &Site{Host: h, Register: noRegister, WordPress: true, Close: func() error { return nil }}
 	if dbFlag == Memory {
-		mem, err := Open(ctx, Memory, "", contentgen.Site{}, log)
-		if err != nil {
-			return nil, err
-		}
-		s.History, s.Templates, s.State = mem.History, mem.Templates, mem.State
+		s.History, s.Templates, s.State = history.NewMemStore(nil), templates.NewMemStore(), memhost.NewStateStore()
 		return s, nil
 	}
 	db, err := sqlstore.Open(ctx, dbFlag, &sqlstore.Options{Logger: log})
