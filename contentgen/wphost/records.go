@@ -6,9 +6,20 @@ import (
 	"github.com/contentgen/contentgen/contentgen"
 )
 
+// hostCore is the required part of contentgen.Host, embedded by
+// recordsHost so that only its methods are promoted.
+type hostCore = contentgen.Host
+
 // recordsHost is a Host without MediaStorer, for a Site with no uploads
 // directory: the Generator then keeps images as records of their URLs.
-type recordsHost struct{ h *Host }
+// It embeds the Host's required methods as the interface, which hides
+// StoreMedia and MediaBytes, and passes on the other optional ones.
+type recordsHost struct {
+	hostCore
+	h *Host
+}
+
+func newRecordsHost(h *Host) recordsHost { return recordsHost{hostCore: h, h: h} }
 
 var (
 	_ contentgen.Host       = recordsHost{}
@@ -17,65 +28,6 @@ var (
 	_ contentgen.Trasher    = recordsHost{}
 )
 
-func (r recordsHost) Site(ctx context.Context) (contentgen.Site, error) { return r.h.Site(ctx) }
-func (r recordsHost) PostTypes(ctx context.Context) ([]contentgen.PostType, error) {
-	return r.h.PostTypes(ctx)
-}
-func (r recordsHost) Taxonomies(ctx context.Context) ([]contentgen.Taxonomy, error) {
-	return r.h.Taxonomies(ctx)
-}
-func (r recordsHost) Roles(ctx context.Context) ([]contentgen.Role, error) { return r.h.Roles(ctx) }
-func (r recordsHost) CreatePosts(ctx context.Context, p []contentgen.Post) ([]int64, error) {
-	return r.h.CreatePosts(ctx, p)
-}
-func (r recordsHost) Posts(ctx context.Context, q contentgen.PostQuery) ([]contentgen.Post, error) {
-	return r.h.Posts(ctx, q)
-}
-func (r recordsHost) DeletePosts(ctx context.Context, ids []int64) error {
-	return r.h.DeletePosts(ctx, ids)
-}
-func (r recordsHost) CreateTerms(ctx context.Context, t []contentgen.Term) ([]int64, error) {
-	return r.h.CreateTerms(ctx, t)
-}
-func (r recordsHost) Terms(ctx context.Context, q contentgen.TermQuery) ([]contentgen.Term, error) {
-	return r.h.Terms(ctx, q)
-}
-func (r recordsHost) DeleteTerms(ctx context.Context, ids []int64) error {
-	return r.h.DeleteTerms(ctx, ids)
-}
-func (r recordsHost) CreateUsers(ctx context.Context, u []contentgen.User) ([]int64, error) {
-	return r.h.CreateUsers(ctx, u)
-}
-func (r recordsHost) Users(ctx context.Context, q contentgen.UserQuery) ([]contentgen.User, error) {
-	return r.h.Users(ctx, q)
-}
-func (r recordsHost) DeleteUsers(ctx context.Context, ids []int64, reassignTo int64) error {
-	return r.h.DeleteUsers(ctx, ids, reassignTo)
-}
-func (r recordsHost) CreateComments(ctx context.Context, c []contentgen.Comment) ([]int64, error) {
-	return r.h.CreateComments(ctx, c)
-}
-func (r recordsHost) Comments(ctx context.Context, q contentgen.CommentQuery) ([]contentgen.Comment, error) {
-	return r.h.Comments(ctx, q)
-}
-func (r recordsHost) DeleteComments(ctx context.Context, ids []int64) error {
-	return r.h.DeleteComments(ctx, ids)
-}
-func (r recordsHost) CreateMedia(ctx context.Context, m []contentgen.Media) ([]int64, error) {
-	return r.h.CreateMedia(ctx, m)
-}
-func (r recordsHost) Media(ctx context.Context, q contentgen.MediaQuery) ([]contentgen.Media, error) {
-	return r.h.Media(ctx, q)
-}
-func (r recordsHost) DeleteMedia(ctx context.Context, ids []int64) error {
-	return r.h.DeleteMedia(ctx, ids)
-}
-func (r recordsHost) Meta(ctx context.Context, kind contentgen.ObjectKind, id int64) (contentgen.Meta, error) {
-	return r.h.Meta(ctx, kind, id)
-}
-func (r recordsHost) SetMeta(ctx context.Context, kind contentgen.ObjectKind, id int64, m contentgen.Meta) error {
-	return r.h.SetMeta(ctx, kind, id, m)
-}
 func (r recordsHost) TrashPosts(ctx context.Context, ids []int64) error {
 	return r.h.TrashPosts(ctx, ids)
 }

@@ -343,7 +343,7 @@ func (s *Site) Generator(cfg *contentgen.Config) (*contentgen.Generator, error) 
 	c.State, c.Templates = s.db.State(), s.db.Templates()
 	var h contentgen.Host = s.host
 	if s.o.Uploads == "" {
-		h = recordsHost{s.host}
+		h = newRecordsHost(s.host)
 	}
 	return contentgen.New(h, s.db.History(), &c)
 }
