@@ -99,8 +99,10 @@
 //     inserts each table in bulk; unique slugs, logins and e-mail
 //     addresses are constraints, reported as contentgen.ErrHostConflict.
 //     Queries read a page and then the terms, roles and meta of the whole
-//     page in one query each. Host implements Trasher, Transactor and
-//     Exister; it does not keep media bytes yet (no MediaStorer).
+//     page in one query each. Host implements Trasher, Transactor, Exister
+//     and MediaStorer: with HostOptions.MediaDir a media file exists
+//     exactly while its record does, placed once its insert commits and
+//     removed once its delete commits.
 //
 // Each passes its conformance suite (historytest, templatetest,
 // hosttest.RunStateStore, hosttest.Run) on every engine.
@@ -123,7 +125,8 @@
 // Another package joins these transactions through InTxWith, which hands
 // its function the Querier of the transaction (Querier(ctx) returns the
 // same for a context that carries one), and AfterTx, which runs its
-// file changes once the transaction commits or rolls back.
+// file changes once the transaction commits or rolls back; registered in
+// a savepoint that rolls back, they are undone then.
 //
 // Errors of a done context match ctx.Err() with errors.Is; not-found
 // results are the stores' own sentinels (history.ErrNotFound,

@@ -22,9 +22,13 @@ import (
 // and rendition, under year/month/token-name, removed with their records.
 //
 // A file follows its record through the record's transaction: StoreMedia
-// writes it under pendingDir (a temporary file, then a rename) before the
-// transaction and moves it to its place once the transaction commits;
-// a rollback removes it. A deletion removes the files once it commits.
+// writes it under pendingDir (a temporary file, then a rename) in the
+// transaction and moves it to its place once the transaction commits; a
+// rollback of the transaction, or of the savepoint it was written in,
+// removes it. A deletion removes the files once it commits, the pending
+// one first and then the placed one, so that a file whose record was
+// deleted between its commit and its move is gone too: either the move
+// came first and the placed file goes, or the move finds nothing.
 // A process that dies in between leaves a pending file or a file without
 // a record; Host.SweepMedia finishes or removes those.
 type files struct {
@@ -55,17 +59,19 @@ func (h *Host) StoreMedia(ctx context.Context, m contentgen.Media, data []byte) 
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	var written []placed
-	if h.files.dir != "" {
-		var err error
-		if written, err = h.files.write(&m, data, h.db.now()); err != nil {
-			h.files.discard(written)
-			return 0, fmt.Errorf("sqlstore: storing media bytes: %w", err)
-		}
-	}
 	var id int64
 	err := h.write(ctx, func(ctx context.Context, q querier) error {
-		h.db.after(ctx, func() { h.files.place(written) }, func() { h.files.discard(written) })
+		// Written afresh by every attempt of the transaction: the
+		// rollback of one removes its files.
+		m := m
+		if h.files.dir != "" {
+			written, err := h.files.write(&m, data, h.db.now())
+			if err != nil {
+				h.files.discard(written)
+				return fmt.Errorf("sqlstore: storing media bytes: %w", err)
+			}
+			h.db.after(ctx, func() { h.files.place(written) }, func() { h.files.discard(written) })
+		}
 		ids, err := h.CreateMedia(ctx, []contentgen.Media{m})
 		if err == nil {
 			id = ids[0]
@@ -73,7 +79,6 @@ func (h *Host) StoreMedia(ctx context.Context, m contentgen.Media, data []byte) 
 		return err
 	})
 	if err != nil {
-		h.files.discard(written)
 		return 0, err
 	}
 	return id, nil
@@ -318,9 +323,14 @@ func (h *Host) SweepMedia(ctx context.Context) (MediaSweep, error) {
 	return sw, nil
 }
 
-// remove deletes files, ignoring those already gone.
+// remove deletes the placed files paths and their pending files,
+// ignoring those already gone. The pending file goes first: the commit of
+// its record may not have moved it yet (see files).
 func (f files) remove(paths []string) {
 	for _, p := range paths {
+		if rel, err := filepath.Rel(f.dir, p); err == nil && filepath.IsLocal(rel) {
+			_ = os.Remove(filepath.Join(f.dir, pendingDir, rel))
+		}
 		_ = os.Remove(p)
 	}
 }

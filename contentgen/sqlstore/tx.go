@@ -33,13 +33,45 @@ type txState struct {
 	// not read yet. Registering, and rolling back to a savepoint, clear
 	// it.
 	registry map[string][]string
-	// afterCommit and afterRollback run once the transaction has ended:
-	// file changes that follow the rows they belong to.
-	afterCommit, afterRollback []func()
+	// afters run once the transaction has ended, or, for those
+	// registered in a savepoint, once that savepoint is rolled back: file
+	// changes that follow the rows they belong to.
+	afters []afterTx
 }
 
-// after registers what to do once the transaction of ctx commits or rolls
-// back; without a transaction onCommit runs at once.
+// afterTx is what to do once the rows written with it commit or roll
+// back, and the savepoint it was registered in (nil: the transaction).
+type afterTx struct {
+	sp                   *savepointFrame
+	onCommit, onRollback func()
+}
+
+// savepointFrame is a savepoint of a transaction, carried by the context
+// its function receives, with the savepoint it is nested in.
+type savepointFrame struct {
+	ts     *txState
+	parent *savepointFrame
+}
+
+// spKey is the context key of the innermost savepoint.
+type spKey struct{}
+
+// within reports whether f is sp or nested in it.
+func (f *savepointFrame) within(sp *savepointFrame) bool {
+	for ; f != nil; f = f.parent {
+		if f == sp {
+			return true
+		}
+	}
+	return false
+}
+
+// after registers what to do once the rows written with ctx are kept for
+// good (the transaction commits) or undone (the transaction, or the
+// savepoint ctx carries, rolls back); without a transaction onCommit runs
+// at once. A savepoint that rolls back runs the onRollback of what was
+// registered in it at once and drops its onCommit: the transaction may
+// still commit, without those rows.
 func (db *DB) after(ctx context.Context, onCommit, onRollback func()) {
 	ts := db.txOf(ctx)
 	if ts == nil {
@@ -48,21 +80,44 @@ func (db *DB) after(ctx context.Context, onCommit, onRollback func()) {
 		}
 		return
 	}
+	sp, _ := ctx.Value(spKey{}).(*savepointFrame)
+	if sp != nil && sp.ts != ts {
+		sp = nil
+	}
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	if onCommit != nil {
-		ts.afterCommit = append(ts.afterCommit, onCommit)
-	}
-	if onRollback != nil {
-		ts.afterRollback = append(ts.afterRollback, onRollback)
+	ts.afters = append(ts.afters, afterTx{sp: sp, onCommit: onCommit, onRollback: onRollback})
+}
+
+// runAfters calls the onCommit (or onRollback) of afters in order.
+func runAfters(afters []afterTx, committed bool) {
+	for _, a := range afters {
+		fn := a.onRollback
+		if committed {
+			fn = a.onCommit
+		}
+		if fn != nil {
+			fn()
+		}
 	}
 }
 
-// run calls fns in order.
-func run(fns []func()) {
-	for _, fn := range fns {
-		fn()
+// dropAfters removes from the transaction what was registered in the
+// savepoint sp (or one nested in it) and returns it. The caller holds
+// ts.mu.
+func (ts *txState) dropAfters(sp *savepointFrame) []afterTx {
+	var dropped []afterTx
+	keep := ts.afters[:0]
+	for _, a := range ts.afters {
+		if a.sp.within(sp) {
+			dropped = append(dropped, a)
+		} else {
+			keep = append(keep, a)
+		}
 	}
+	clear(ts.afters[len(keep):])
+	ts.afters = keep
+	return dropped
 }
 
 // txOf returns the live transaction of db that ctx carries, nil when it
@@ -140,7 +195,7 @@ func (db *DB) inTx(ctx context.Context, fn func(ctx context.Context, q querier) 
 		if !committed {
 			ts.end()
 			_ = tx.Rollback()
-			run(ts.afterRollback)
+			runAfters(ts.afters, false)
 		}
 	}()
 	if err := fn(context.WithValue(ctx, txKey{}, ts), lockedTx{ts}); err != nil {
@@ -154,7 +209,7 @@ func (db *DB) inTx(ctx context.Context, fn func(ctx context.Context, q querier) 
 		return fail(ctx, "committing", err)
 	}
 	committed = true
-	run(ts.afterCommit)
+	runAfters(ts.afters, true)
 	return nil
 }
 
@@ -183,6 +238,11 @@ func (ts *txState) savepoint(ctx context.Context, fn func(ctx context.Context, q
 	if err != nil {
 		return fail(ctx, "opening a savepoint", err)
 	}
+	parent, _ := ctx.Value(spKey{}).(*savepointFrame)
+	if parent != nil && parent.ts != ts {
+		parent = nil
+	}
+	frame := &savepointFrame{ts: ts, parent: parent}
 	released := false
 	defer func() {
 		if !released {
@@ -193,10 +253,12 @@ func (ts *txState) savepoint(ctx context.Context, fn func(ctx context.Context, q
 			ts.dropPendingAfter(n)
 			ts.registry = nil
 			_ = ts.execSavepoints(bg, "ROLLBACK TO SAVEPOINT "+name, "RELEASE SAVEPOINT "+name)
+			undone := ts.dropAfters(frame)
 			ts.mu.Unlock()
+			runAfters(undone, false)
 		}
 	}()
-	if err := fn(ctx, lockedTx{ts}); err != nil {
+	if err := fn(context.WithValue(ctx, spKey{}, frame), lockedTx{ts}); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
