@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -146,6 +147,12 @@ func open(ctx context.Context, dsn string, opts *Options, upTo int) (*DB, error)
 	if db.prefix != "" {
 		db.scope += "\x00" + db.prefix
 	}
+	if db.d.name() == "sqlite" && db.r != db.w {
+		if err := db.checkSQLiteFile(ctx, dsn); err != nil {
+			_ = db.Close()
+			return nil, err
+		}
+	}
 	if err := db.migrate(ctx, upTo); err != nil {
 		_ = db.Close()
 		return nil, err
@@ -246,6 +253,52 @@ func splitSQLiteDSN(dsn string) (path, query string, memory bool) {
 		return "", query, true
 	}
 	return path, query, false
+}
+
+// ErrCorrupt is wrapped by the error of Open for a SQLite file that is
+// damaged: one that is not a database, or whose pages fail SQLite's
+// quick check. Such a file would answer some queries and fail others
+// (or answer them wrongly), so Open refuses it; the message names the
+// file and what to do.
+var ErrCorrupt = errors.New("sqlstore: the SQLite file is damaged")
+
+// maxCorruptionNotes bounds the problems of PRAGMA quick_check that
+// ErrCorrupt's message quotes.
+const maxCorruptionNotes = 3
+
+// checkSQLiteFile runs PRAGMA quick_check on the SQLite file of dsn,
+// which reads every page of the file once and checks its structure
+// (not the agreement of indexes with their tables, which integrity_check
+// adds at several times the cost), and returns ErrCorrupt when it fails.
+func (db *DB) checkSQLiteFile(ctx context.Context, dsn string) error {
+	path, _, _ := splitSQLiteDSN(dsn)
+	var notes []string
+	err := queryEach(ctx, db.w, "PRAGMA quick_check("+strconv.Itoa(maxCorruptionNotes)+")", nil, func(rows *sql.Rows) error {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return err
+		}
+		if s == "ok" {
+			return nil
+		}
+		for line := range strings.Lines(s) {
+			if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "***") {
+				notes = append(notes, line)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		if ctx.Err() != nil || !isSQLiteCorrupt(err) {
+			return fail(ctx, "checking "+path, err)
+		}
+		notes = append(notes, err.Error())
+	}
+	if len(notes) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %s fails SQLite's quick check (%s); restore it from a backup, "+
+		"or delete it and its -wal and -shm files to start afresh", ErrCorrupt, path, strings.Join(notes, "; "))
 }
 
 // Engine returns the name of the engine: "sqlite", "postgres" or

@@ -430,3 +430,14 @@ func (postgresDialect) upsert(conflict, set []string) string { return onConflict
 func (postgresDialect) insertID(ctx context.Context, q querier, stmt string, args []any) (int64, error) {
 	return returningID(ctx, q, stmt, args)
 }
+
+// isSQLiteCorrupt reports whether err is SQLite's report of a damaged
+// database: SQLITE_CORRUPT or SQLITE_NOTADB, with any extended code.
+func isSQLiteCorrupt(err error) bool {
+	var e *msqlite.Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	c := e.Code() & 0xff
+	return c == sqlite3.SQLITE_CORRUPT || c == sqlite3.SQLITE_NOTADB
+}

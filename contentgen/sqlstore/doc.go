@@ -25,6 +25,12 @@
 // serves reads too. The bulk INSERTs of the stores run prepared on the
 // writing connection.
 //
+// Open runs PRAGMA quick_check on a SQLite file before anything else and
+// refuses a damaged one with an error wrapping ErrCorrupt that names the
+// file and what to do (restore a backup, or delete it to start afresh):
+// such a file would serve some requests and fail others. The check reads
+// every page once, about 50 ms for a 45 MB file.
+//
 // PostgreSQL runs through pgx (github.com/jackc/pgx/v5) behind
 // database/sql, which prepares and caches every statement per connection;
 // bulk writes of 64 rows or more use COPY, on the connection of their
