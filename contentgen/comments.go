@@ -198,7 +198,15 @@ func (rn *run) planComments(posts []Post, topics map[int64]locales.Topic, cp com
 					after = plan[parent].c.Date
 				}
 			}
-			pc.c = rn.makeComment(post.ID, after, now, cp, users)
+			// A comment speaks of the post's subject; a reply answers its
+			// parent.
+			var content string
+			if pc.parent >= 0 {
+				content = rn.w.Reply(post.Title, plan[pc.parent].c.Content)
+			} else {
+				content = rn.w.CommentOn(post.Title)
+			}
+			pc.c = rn.makeComment(post.ID, content, after, now, cp, users)
 			if rn.topical && pc.parent >= 0 {
 				// A reply in a topical run addresses the comment it answers.
 				pc.c.Content = "@" + plan[pc.parent].c.AuthorName + " " + pc.c.Content
@@ -232,15 +240,16 @@ func (rn *run) commentSpan(posted time.Time) (start, end time.Time) {
 	return start, end
 }
 
-// makeComment makes up one comment dated between after and now.
-func (rn *run) makeComment(postID int64, after, now time.Time, cp commentPlan, users []User) Comment {
+// makeComment makes up one comment with content dated between after and
+// now.
+func (rn *run) makeComment(postID int64, content string, after, now time.Time, cp commentPlan, users []User) Comment {
 	span := now.Sub(after)
 	if span <= 0 {
 		span = time.Hour
 	}
 	c := Comment{
 		PostID:  postID,
-		Content: rn.w.Comment(),
+		Content: content,
 		Status:  CommentApproved,
 		Date:    after.Add(time.Duration(rn.r.Int64N(int64(span)))).Truncate(time.Second),
 		Meta:    trackMeta(1),

@@ -118,7 +118,7 @@ func (g *Generator) storeImage(ctx context.Context, rn *run, img *providers.Imag
 	}
 	m.Meta["_svc_image_provider"] = slug
 	if m.Title == "" {
-		m.Title = rn.w.Title()
+		m.Title = rn.w.MediaTitle()
 	}
 	if set != nil {
 		m.Width, m.Height = set.Info.Width, set.Info.Height

@@ -71,8 +71,10 @@ type preparedPosts struct {
 	fields  *fieldPlan
 	// bodies is what the bodies link to and show; nil when none asks.
 	bodies *bodyMaterial
-	// dates are the dates of the posts written, by index.
-	dates []time.Time
+	// dates and titles are the dates and titles of the posts written, by
+	// index: comments follow the one and speak of the other.
+	dates  []time.Time
+	titles []string
 	// topics and assigned are, in a topical run, the topic and the terms of
 	// each post, by index; nil otherwise (the terms are then drawn as each
 	// post is made).
@@ -164,6 +166,7 @@ func (g *Generator) writePosts(ctx context.Context, rn *run, p *postsPlan, prep 
 			res.IDs = append(res.IDs, id)
 			post := &posts[i]
 			prep.dates = append(prep.dates, post.Date)
+			prep.titles = append(prep.titles, post.Title)
 			if post.FeaturedMediaID != 0 || prep.fields.populated(post) {
 				work.richPosts++
 			} else {
@@ -304,7 +307,7 @@ func (g *Generator) commentPosts(ctx context.Context, rn *run, p *postsPlan, pre
 	}
 	for i, id := range res.IDs {
 		if prep.shapes[i].comments {
-			targets = append(targets, Post{ID: id, Type: p.pt.Name, Date: prep.dates[i]})
+			targets = append(targets, Post{ID: id, Type: p.pt.Name, Title: prep.titles[i], Date: prep.dates[i]})
 			if topics != nil {
 				topics[id] = prep.topics[i]
 			}

@@ -397,7 +397,7 @@ func (g *Generator) createTermBatch(ctx context.Context, rn *run, tax Taxonomy, 
 					t, _ := rn.w.Pack().TopicByTermName(name)
 					rn.w.SetTopic(t)
 				}
-				terms[i].Description = rn.w.Sentence(8, 16)
+				terms[i].Description = rn.w.TermDescription()
 				rn.w.SetTopic(locales.Topic{})
 			}
 		}

@@ -351,3 +351,38 @@ func TestTopicCommentsOnExistingPosts(t *testing.T) {
 	require.Greater(t, checked, 30)
 	require.Positive(t, replies)
 }
+
+// TestCommentsSpeakOfTheirPost generates posts with comments in real
+// English and checks that every top-level comment names the subject of
+// its post's title and every reply answers within that subject too.
+func TestCommentsSpeakOfTheirPost(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newFixture(t, 23)
+	realText(t, f)
+	res, err := f.gen.GeneratePosts(ctx, noImages(contentgen.PostsRequest{
+		Count: new(40), Locale: "en_US", AutoComments: true,
+		CommentsPerPostMin: new(2), CommentsPerPostMax: new(4),
+	}))
+	require.NoError(t, err)
+	pack, err := locales.NewRegistry().Lookup("en_US")
+	require.NoError(t, err)
+	posts := f.posts(t, res.IDs)
+	comments, err := f.host.Comments(ctx, contentgen.CommentQuery{PostIDs: contentgen.OnlyIDs(res.IDs...)})
+	require.NoError(t, err)
+	subject := map[int64]string{}
+	for _, p := range posts {
+		_, s, ok := pack.TitleSubject(p.Title)
+		require.True(t, ok, "title %q names a subject", p.Title)
+		subject[p.ID] = strings.ToLower(s)
+	}
+	n := 0
+	for _, c := range comments {
+		if c.ParentID != 0 {
+			continue
+		}
+		n++
+		require.Contains(t, strings.ToLower(c.Content), subject[c.PostID], "comment on a post about %q", subject[c.PostID])
+	}
+	require.Greater(t, n, 40)
+}

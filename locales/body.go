@@ -115,10 +115,20 @@ func (w *Writer) Body(o HTMLOptions, f markup.Format) string {
 	links := min(len(o.Links), 64)
 	linksLeft := min(links, maxLinks)
 
+	lx := w.lex()
+	if lx != nil {
+		w.ensureDoc()
+	}
 	d := markup.Begin(w.buf, f)
 	nextHeading := 0
 	level, headings := 2, 0
+	section := 0
 	for i := 0; i < n; i++ {
+		var lead, hframes []frame
+		if lx != nil {
+			lead, hframes = w.sectionRole(i, n, section)
+		}
+		headed := false
 		if o.Headings && i == nextHeading && (i > 0 || n > 2) {
 			level = 2
 			if o.SubHeadings && headings > 0 {
@@ -129,14 +139,34 @@ func (w *Writer) Body(o HTMLOptions, f markup.Format) string {
 			headings++
 			w.buf = d.OpenHeading(w.buf, level)
 			start := len(w.buf)
-			w.appendTitle(2, 5)
+			if lx != nil {
+				w.unbind()
+				headed = true
+				if len(hframes) == 0 {
+					hframes = lx.frameRole("heading")
+				}
+				w.appendFrame(w.pickFrame(hframes))
+				w.caseTitle(start)
+			} else {
+				w.appendTitle(2, 5)
+			}
 			w.buf = d.Text(w.buf, start)
 			w.buf = d.CloseHeading(w.buf, level)
 			nextHeading = i + w.between(2, 3)
 		}
 		w.buf = d.OpenParagraph(w.buf)
 		start := len(w.buf)
-		w.appendParagraphText(w.between(3, 6))
+		if lx != nil {
+			if !headed {
+				w.unbind()
+			}
+			if i > 0 && i < n-1 {
+				section++
+			}
+			w.appendLexParagraph(lead, w.between(3, 6))
+		} else {
+			w.appendParagraphText(w.between(3, 6))
+		}
 		if o.Emphasis || linksLeft > 0 {
 			var s spans
 			if o.Emphasis {
@@ -194,7 +224,9 @@ func (w *Writer) writeList(d *markup.Doc, ordered bool) {
 	for j, k := 0, w.between(3, 6); j < k; j++ {
 		w.buf = d.OpenItem(w.buf)
 		start := len(w.buf)
-		if w.src == RealText {
+		if lx := w.lex(); lx != nil {
+			w.appendFrame(w.pickFrame(lx.plans[w.d.kind].item))
+		} else if w.src == RealText {
 			w.appendPattern(&w.p.clauses[w.r.IntN(len(w.p.clauses))], true)
 		} else {
 			for m, words := 0, w.between(2, 6); m < words; m++ {
@@ -222,12 +254,21 @@ func (w *Writer) take(from int) string {
 // made-up person.
 func (w *Writer) writeQuote(d *markup.Doc) {
 	at := len(w.buf)
-	w.appendPerson()
+	lx := w.lex()
+	if lx != nil {
+		w.appendFrame(w.pickFrame(lx.roles["cite"]))
+	} else {
+		w.appendPerson()
+	}
 	cite := w.take(at)
 	w.buf = d.OpenQuote(w.buf)
 	w.buf = d.OpenParagraph(w.buf)
 	start := len(w.buf)
-	w.appendParagraphText(w.between(1, 2))
+	if lx != nil {
+		w.appendLexParagraph(lx.roles["quote"], w.between(1, 2))
+	} else {
+		w.appendParagraphText(w.between(1, 2))
+	}
 	w.buf = d.Text(w.buf, start)
 	w.buf = d.CloseParagraph(w.buf)
 	w.buf = d.CloseQuote(w.buf, cite)
@@ -238,7 +279,11 @@ func (w *Writer) writeImage(d *markup.Doc, img *InlineImage) {
 	caption := img.Caption
 	if caption == "" {
 		at := len(w.buf)
-		w.appendSentence(w.between(4, 9))
+		if lx := w.lex(); lx != nil {
+			w.appendLexSentence(lx.roles["caption"])
+		} else {
+			w.appendSentence(w.between(4, 9))
+		}
 		caption = w.take(at)
 	}
 	alt := img.Alt

@@ -96,6 +96,9 @@ func (c bodyCase) name() string {
 func TestHTMLFormatIsUnchanged(t *testing.T) {
 	t.Parallel()
 	for _, c := range bodyCases(t) {
+		if c.src == RealText && c.pack.lex != nil {
+			continue // written from frames, not from the legacy patterns
+		}
 		require.Equal(t, legacyHTML(c.writer(), c.o), c.writer().Body(c.o, markup.HTML), c.name())
 		require.Equal(t, legacyHTML(c.writer(), c.o), c.writer().HTML(c.o), c.name())
 	}

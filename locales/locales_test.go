@@ -117,6 +117,23 @@ func vocabulary(p *Pack) map[string]bool {
 			add(s)
 		}
 	}
+	if lx := p.lex; lx != nil {
+		for _, e := range lx.entries {
+			for _, f := range e.fields {
+				add(f)
+			}
+		}
+		for _, fs := range lx.roles {
+			for _, f := range fs {
+				for _, tk := range f.toks {
+					add(tk.text)
+					for _, a := range tk.alts {
+						add(a)
+					}
+				}
+			}
+		}
+	}
 	for _, list := range p.lists {
 		for _, s := range list {
 			add(s)
@@ -367,7 +384,7 @@ func TestTypography(t *testing.T) {
 	we := NewWriter(en, RealText, rand.New(rand.NewPCG(2, 2)))
 	for range 100 {
 		for i, word := range strings.Fields(we.Title()) {
-			if i > 0 && minorWord(word) {
+			if i > 0 && minorWord(word) || word[0] >= '0' && word[0] <= '9' {
 				continue
 			}
 			r, _ := utf8.DecodeRuneInString(word)

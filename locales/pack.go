@@ -44,7 +44,10 @@ type Pack struct {
 	// no-break space before or after them (French typography).
 	punctBefore, punctAfter string
 
-	g       grammar
+	g grammar
+	// lex is the typed lexicon and the sentence frames, nil for a pack
+	// that writes from its clause patterns alone.
+	lex     *lexicon
 	lists   [][]string
 	terms   []string
 	cities  []string

@@ -91,6 +91,12 @@ type token struct {
 // list whose lines may hold several entries separated by commas.
 var lineSections = []string{"meta", "np", "rules", "translit", "clauses", "titles", "bios", "openers", "joiners", "topics"}
 
+// lineSection reports the sections of the lexicon and frames, read line by
+// line.
+func lineSection(name string) bool {
+	return name == "lexicon" || name == "respell" || strings.HasPrefix(name, "lexicon.") || strings.HasPrefix(name, "frames.")
+}
+
 // rawPack is a data file split into sections.
 type rawPack struct {
 	meta     map[string]string
@@ -129,7 +135,7 @@ func splitFile(src string, into *rawPack) error {
 				return fmt.Errorf("line %d: meta line without '='", lineNo)
 			}
 			into.meta[strings.TrimSpace(k)] = strings.TrimSpace(v)
-		case slices.Contains(lineSections, name):
+		case slices.Contains(lineSections, name) || lineSection(name):
 			into.sections[name] = append(into.sections[name], line)
 		default:
 			for e := range strings.SplitSeq(line, ",") {
@@ -260,6 +266,7 @@ func (b *builder) build() error {
 	b.grammar()
 	b.topics()
 	b.patterns()
+	b.readLexicon()
 	b.a.done()
 	b.topicsDone()
 	return errors.Join(b.errs...)
@@ -683,7 +690,7 @@ func (b *builder) patterns() {
 	special := []string{"female", "male", "family", "nouns", "adjectives", "verbs"}
 	names := make([]string, 0, len(b.raw.sections))
 	for name := range b.raw.sections {
-		if !slices.Contains(lineSections, name) && !slices.Contains(special, name) {
+		if !slices.Contains(lineSections, name) && !lineSection(name) && !slices.Contains(special, name) {
 			names = append(names, name)
 		}
 	}

@@ -162,7 +162,8 @@ func (p *Pack) termCase(s string) string {
 	return strings.Join(words, " ")
 }
 
-// Words returns every form of the topic's nouns and adjectives, as they
+// Words returns every form of the topic's nouns and adjectives, and in a
+// pack with a lexicon the forms of the topic's own lexicon entries, as they
 // appear in text written about the topic. The slice is new on every call.
 func (t Topic) Words() []string {
 	if d := t.def(); d != nil {
@@ -443,9 +444,16 @@ func (b *builder) topicsDone() {
 		}
 	}
 	seen := map[string]bool{}
+	lexWords := b.lexiconWords()
 	for i := range p.topics {
 		t := &p.topics[i]
 		clear(seen)
+		for _, w := range lexWords[i] {
+			if !seen[w] {
+				seen[w] = true
+				t.words = append(t.words, w)
+			}
+		}
 		for _, ni := range t.nouns {
 			for f := 0; f < g.nNounForms; f++ {
 				if w := g.noun(int(ni), f); !seen[w] {
@@ -472,4 +480,33 @@ func (b *builder) topicsDone() {
 			}
 		}
 	}
+}
+
+// lexiconWords returns, per topic, the forms of the lexicon entries of the
+// topic that no other topic's entries share (a laptop is no one topic's),
+// as text about the topic writes them.
+func (b *builder) lexiconWords() [][]string {
+	lx := b.p.lex
+	if lx == nil {
+		return make([][]string, len(b.p.topics))
+	}
+	owner := map[string]int{}
+	for _, e := range lx.entries {
+		for _, f := range e.fields {
+			if prev, ok := owner[f]; ok && prev != int(e.topic) {
+				owner[f] = -1
+			} else if !ok {
+				owner[f] = int(e.topic)
+			}
+		}
+	}
+	out := make([][]string, len(b.p.topics))
+	for _, e := range lx.entries {
+		for _, f := range e.fields {
+			if owner[f] == int(e.topic) {
+				out[e.topic] = append(out[e.topic], f)
+			}
+		}
+	}
+	return out
 }

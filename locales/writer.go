@@ -38,6 +38,10 @@ type Writer struct {
 	topic *topic
 	ti    int
 	force bool
+	// d is the document real text from a lexicon is about.
+	d docState
+	// trace, when set (in tests), sees every entry a frame slot takes.
+	trace func(t *ftok, e int32)
 }
 
 // topicAdjShare is the percentage of adjectives real text about a topic
@@ -170,6 +174,11 @@ func (w *Writer) Words(n int) string {
 func (w *Writer) appendSentence(n int) {
 	if n < 1 {
 		n = 1
+	}
+	if w.lex() != nil {
+		w.ensureDoc()
+		w.appendLexSentence(w.p.lex.roles["body"])
+		return
 	}
 	if w.src == RealText {
 		w.appendRealSentence(n)
@@ -389,6 +398,11 @@ func (w *Writer) Sentence(min, max int) string {
 }
 
 func (w *Writer) appendParagraphText(sentences int) {
+	if w.lex() != nil {
+		w.ensureDoc()
+		w.appendLexParagraph(w.p.lex.roles["body"], sentences)
+		return
+	}
 	for i := 0; i < sentences; i++ {
 		if i > 0 {
 			w.space()
@@ -407,6 +421,10 @@ func (w *Writer) Paragraph(min, max int) string {
 // lo to hi Latin words, cased by the locale's rule.
 func (w *Writer) appendTitle(lo, hi int) {
 	start := len(w.buf)
+	if w.lex() != nil {
+		w.lexTitle()
+		return
+	}
 	if w.src == RealText {
 		w.force = w.topic != nil
 		w.appendPattern(&w.p.titles[w.r.IntN(len(w.p.titles))], true)
@@ -471,6 +489,11 @@ func minorWord(s string) bool {
 
 // Excerpt returns a one- or two-sentence summary of 8 to 20 words each.
 func (w *Writer) Excerpt() string {
+	if w.lex() != nil {
+		w.ensureDoc()
+		w.appendLexSentence(w.p.lex.plans[w.d.kind].excerpt)
+		return w.out()
+	}
 	w.force = w.topic != nil
 	n := w.between(1, 2)
 	for i := 0; i < n; i++ {
@@ -487,6 +510,9 @@ func (w *Writer) Excerpt() string {
 // real text sometimes opened by a typical reader's remark. A comment on a
 // topic (see SetTopic) names at least one noun of the topic.
 func (w *Writer) Comment() string {
+	if w.lex() != nil {
+		return w.CommentOn("")
+	}
 	w.force = w.topic != nil
 	n := w.between(1, 4)
 	if w.src == RealText && len(w.p.openers) > 0 && w.r.IntN(3) == 0 {

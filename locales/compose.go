@@ -1,0 +1,447 @@
+package locales
+
+import "strings"
+
+// Document kinds and the roles of their sections: a how-to is steps, a
+// review pros and cons, a story what happened. Each kind's frames fall
+// back to the general role ("step.howto" is not a section name: the
+// sections are "frames.step", "frames.opening.howto" and so on).
+var kindMain = map[string][2]string{
+	"howto":    {"step", "step"},
+	"tips":     {"tip", "tip"},
+	"gear":     {"gear", "gear"},
+	"mistakes": {"mistake", "mistake"},
+	"review":   {"pro", "con"},
+	"news":     {"news", "news"},
+	"story":    {"story", "story"},
+}
+
+// kindPlan is the frames a document of one kind is written from.
+type kindPlan struct {
+	name                                   string
+	title, opening, closing, excerpt, item []frame
+	hOpening, hClosing                     []frame
+	main, hMain                            [2][]frame
+}
+
+// plans builds the plan of every kind with title frames.
+func (lx *lexicon) buildPlans() []kindPlan {
+	out := make([]kindPlan, 0, len(lx.kinds))
+	for _, k := range lx.kinds {
+		m, ok := kindMain[k]
+		if !ok {
+			m = [2]string{"body", "body"}
+		}
+		kp := kindPlan{
+			name:     k,
+			title:    lx.frameRole("title." + k),
+			opening:  lx.frameRole("opening." + k),
+			closing:  lx.frameRole("closing." + k),
+			excerpt:  lx.frameRole("excerpt." + k),
+			item:     lx.frameRole("item." + k),
+			hOpening: lx.frameRole("heading.opening." + k),
+			hClosing: lx.frameRole("heading.closing." + k),
+		}
+		for j := range 2 {
+			kp.main[j] = lx.frameRole(m[j] + "." + k)
+			if len(kp.main[j]) == 0 {
+				kp.main[j] = lx.frameRole("body")
+			}
+			kp.hMain[j] = lx.frameRole("heading." + m[j] + "." + k)
+		}
+		out = append(out, kp)
+	}
+	return out
+}
+
+// docState is what a Writer knows of the document it writes: its topic,
+// kind and the entries it is about (the focus, one per type, chosen with
+// the title), the entries bound in the current section and the frames
+// already used.
+type docState struct {
+	planned bool
+	topic   int
+	kind    int
+	focus   [nLexTypes]int32
+	bound   [nLexTypes][10]int32
+	used    []uint64
+	// recent are the last entries drawn, not drawn again soon.
+	recent [8]int32
+	nrec   int
+	// last is the agreement class of the last entry slot written.
+	last uint8
+}
+
+func (w *Writer) lex() *lexicon {
+	if w.src != RealText {
+		return nil
+	}
+	return w.p.lex
+}
+
+// planDoc starts a new document about the writer's topic (or a random one)
+// of a random kind, with a random focus entry of every type.
+func (w *Writer) planDoc() {
+	lx := w.p.lex
+	d := &w.d
+	d.planned = true
+	if w.topic != nil {
+		d.topic = w.ti
+	} else {
+		d.topic = w.r.IntN(len(lx.byTopic))
+	}
+	d.kind = w.r.IntN(len(lx.plans))
+	for t := range d.focus {
+		list := lx.byTopic[d.topic][t]
+		d.focus[t] = list[w.r.IntN(len(list))]
+	}
+	if need := (lx.nFrames + 63) / 64; len(d.used) < need {
+		d.used = make([]uint64, need)
+	} else {
+		clear(d.used)
+	}
+	d.nrec = 0
+	w.unbind()
+}
+
+func (w *Writer) ensureDoc() {
+	if !w.d.planned || w.topic != nil && w.d.topic != w.ti {
+		w.planDoc()
+	}
+}
+
+func (w *Writer) unbind() {
+	for t := range w.d.bound {
+		for k := range w.d.bound[t] {
+			w.d.bound[t][k] = -1
+		}
+	}
+}
+
+// pickFrame draws a frame of list, avoiding frames the document used.
+func (w *Writer) pickFrame(list []frame) *frame {
+	d := &w.d
+	var f *frame
+	for try := 0; try < 4; try++ {
+		f = &list[w.r.IntN(len(list))]
+		if d.used[f.id>>6]&(1<<(f.id&63)) == 0 {
+			break
+		}
+	}
+	d.used[f.id>>6] |= 1 << (f.id & 63)
+	return f
+}
+
+func (w *Writer) usedFrame(f *frame) bool { return w.d.used[f.id>>6]&(1<<(f.id&63)) != 0 }
+func (w *Writer) markFrame(f *frame)      { w.d.used[f.id>>6] |= 1 << (f.id & 63) }
+
+// drawEntry draws an entry of type t of the document's topic, other than
+// the focus and the entries drawn last.
+func (w *Writer) drawEntry(t uint8) int32 {
+	d := &w.d
+	list := w.p.lex.byTopic[d.topic][t]
+	var e int32
+	for try := 0; try < 3; try++ {
+		e = list[w.r.IntN(len(list))]
+		if e != d.focus[t] && !w.recent(e) {
+			break
+		}
+	}
+	d.recent[d.nrec%len(d.recent)] = e
+	d.nrec++
+	return e
+}
+
+func (w *Writer) recent(e int32) bool {
+	d := &w.d
+	for i := 0; i < min(d.nrec, len(d.recent)); i++ {
+		if d.recent[i] == e {
+			return true
+		}
+	}
+	return false
+}
+
+// appendFrame renders a frame into the buffer.
+func (w *Writer) appendFrame(f *frame) {
+	lx := w.p.lex
+	d := &w.d
+	for i := range f.toks {
+		t := &f.toks[i]
+		switch t.kind {
+		case fLit:
+			w.buf = append(w.buf, t.text...)
+		case fEntry:
+			var e int32
+			switch {
+			case t.focus:
+				e = d.focus[t.typ]
+			case t.bind > 0:
+				e = d.bound[t.typ][t.bind]
+				if e < 0 {
+					e = w.drawEntry(t.typ)
+					d.bound[t.typ][t.bind] = e
+				}
+			default:
+				e = w.drawEntry(t.typ)
+			}
+			if w.trace != nil {
+				w.trace(t, e)
+			}
+			en := &lx.entries[e]
+			at := len(w.buf)
+			w.buf = append(w.buf, en.fields[t.field]...)
+			if t.upper {
+				w.upperAt(at)
+			}
+			d.last = en.classes[t.field]
+		case fAgree:
+			k := int(d.last)
+			if k >= len(t.alts) {
+				k = 0
+			}
+			w.buf = append(w.buf, t.alts[k]...)
+		case fNum:
+			w.buf = appendInt(w.buf, roundNum(w.between(t.lo, t.hi), t.hi-t.lo))
+		case fName:
+			w.appendPerson()
+		case fFirst:
+			if w.r.IntN(2) == 0 {
+				w.buf = append(w.buf, w.pick(w.p.female)...)
+			} else {
+				w.buf = append(w.buf, w.pick(w.p.male)...)
+			}
+		case fList:
+			w.buf = append(w.buf, w.pick(w.p.lists[t.lo])...)
+		}
+	}
+}
+
+// appendLexSentence appends one sentence of a frame of list, capitalised.
+func (w *Writer) appendLexSentence(list []frame) {
+	start := len(w.buf)
+	w.appendFrame(w.pickFrame(list))
+	w.upperAt(start)
+}
+
+// appendLexParagraph appends k sentences: the first of lead, the others of
+// lead or the general body frames.
+func (w *Writer) appendLexParagraph(lead []frame, k int) {
+	body := w.p.lex.frameRole("body")
+	for i := 0; i < k; i++ {
+		if i > 0 {
+			w.space()
+		}
+		if i == 0 {
+			w.appendLexSentence(lead)
+			continue
+		}
+		// Another sentence of the lead role half of the time, when the
+		// one drawn is still unused; else a general one.
+		if w.r.IntN(2) == 0 {
+			if f := &lead[w.r.IntN(len(lead))]; !w.usedFrame(f) {
+				w.markFrame(f)
+				start := len(w.buf)
+				w.appendFrame(f)
+				w.upperAt(start)
+				continue
+			}
+		}
+		w.appendLexSentence(body)
+	}
+}
+
+// lexTitle appends a title of a new document.
+func (w *Writer) lexTitle() {
+	w.planDoc()
+	start := len(w.buf)
+	w.appendFrame(w.pickFrame(w.p.lex.plans[w.d.kind].title))
+	w.caseTitle(start)
+}
+
+func (w *Writer) caseTitle(start int) {
+	if w.p.titleCase {
+		w.titleCaseFrom(start)
+	} else {
+		w.upperAt(start)
+	}
+}
+
+// sectionRole returns the frames of paragraph i of n and of a heading
+// before it.
+func (w *Writer) sectionRole(i, n, section int) (para, heading []frame) {
+	kp := &w.p.lex.plans[w.d.kind]
+	switch {
+	case i == 0:
+		return kp.opening, kp.hOpening
+	case i == n-1 && n >= 3:
+		return kp.closing, kp.hClosing
+	}
+	j := section & 1
+	return kp.main[j], kp.hMain[j]
+}
+
+// CommentOn returns a reader's comment on the post titled title: it
+// agrees, asks or tells of the reader's own experience, about the subject
+// the title names (see Pack.TitleSubject). Without a lexicon it is
+// Comment.
+func (w *Writer) CommentOn(title string) string {
+	lx := w.lex()
+	if lx == nil {
+		return w.Comment()
+	}
+	w.focusTitle(title)
+	var lead []frame
+	switch w.r.IntN(3) {
+	case 0:
+		lead = lx.roles["comment-agree"]
+	case 1:
+		lead = lx.roles["comment-ask"]
+	default:
+		lead = lx.roles["comment-experience"]
+	}
+	w.appendLexSentence(lead)
+	if more := lx.roles["comment"]; len(more) > 0 {
+		for k := w.r.IntN(3); k > 0; k-- {
+			w.space()
+			w.appendLexSentence(more)
+		}
+	}
+	return w.out()
+}
+
+// Reply returns a reply to the comment parent on the post titled title:
+// an answer when parent asks, else a reply that takes up what it says.
+func (w *Writer) Reply(title, parent string) string {
+	lx := w.lex()
+	if lx == nil {
+		return w.Comment()
+	}
+	w.focusTitle(title)
+	w.focusText(parent)
+	lead := lx.roles["reply"]
+	if strings.Contains(parent, "?") || strings.Contains(parent, "？") {
+		lead = lx.roles["reply-answer"]
+	}
+	w.appendLexSentence(lead)
+	if more := lx.roles["comment"]; len(more) > 0 && w.r.IntN(2) == 0 {
+		w.space()
+		w.appendLexSentence(more)
+	}
+	return w.out()
+}
+
+// focusTitle plans a document about the subject title names, or about the
+// writer's topic (a random one without) when it names none.
+func (w *Writer) focusTitle(title string) {
+	p := w.p
+	e, ok := p.titleEntry(title)
+	saved := w.topic
+	if ok {
+		w.topic, w.ti = &p.topics[p.lex.entries[e].topic], int(p.lex.entries[e].topic)
+	}
+	w.planDoc()
+	w.topic = saved
+	if ok {
+		w.d.focus[lexSubject] = e
+	}
+}
+
+// focusText makes the entries of the document's topic that text names the
+// focus of their types.
+func (w *Writer) focusText(text string) {
+	lx := w.p.lex
+	low := strings.ToLower(text)
+	for _, t := range [...]int{lexThing, lexAct, lexPlace, lexProblem, lexGoal, lexPerson} {
+		for _, e := range lx.byTopic[w.d.topic][t] {
+			if f := lx.entries[e].fields[0]; len(f) > 3 && strings.Contains(low, strings.ToLower(f)) {
+				w.d.focus[t] = e
+				break
+			}
+		}
+	}
+}
+
+// titleEntry finds the subject entry whose longest form the title holds.
+func (p *Pack) titleEntry(title string) (int32, bool) {
+	lx := p.lex
+	if lx == nil || title == "" {
+		return 0, false
+	}
+	low := strings.ToLower(title)
+	best, bestLen := int32(-1), 0
+	for _, e := range lx.subjects {
+		for _, f := range lx.lowSubjects[e] {
+			if len(f) > bestLen && strings.Contains(low, f) {
+				best, bestLen = e, len(f)
+			}
+		}
+	}
+	return best, best >= 0
+}
+
+// TitleSubject returns the topic and the subject (as the lexicon writes
+// it) of a title written by a Writer of the pack in real text: "sourdough
+// bread" of "How to Bake Sourdough Bread at Home". It reports false for a
+// title that names no subject of the pack's lexicon.
+func (p *Pack) TitleSubject(title string) (Topic, string, bool) {
+	e, ok := p.titleEntry(title)
+	if !ok {
+		return Topic{}, "", false
+	}
+	en := &p.lex.entries[e]
+	return Topic{p, int(en.topic)}, en.fields[0], true
+}
+
+// Caption returns a short caption of a picture that goes with the post
+// being written (its topic and subject).
+func (w *Writer) Caption() string {
+	if w.lex() == nil {
+		w.appendSentence(w.between(4, 9))
+		return w.out()
+	}
+	w.ensureDoc()
+	w.appendLexSentence(w.p.lex.roles["caption"])
+	return w.out()
+}
+
+// MediaTitle returns the title of a media item: a short phrase about what
+// the picture shows, in the writer's topic.
+func (w *Writer) MediaTitle() string {
+	if w.lex() == nil {
+		return w.Title()
+	}
+	w.ensureDoc()
+	start := len(w.buf)
+	w.appendFrame(w.pickFrame(w.p.lex.roles["mediatitle"]))
+	w.upperAt(start)
+	return w.out()
+}
+
+// TermDescription returns the description of a category or tag of the
+// writer's topic: one sentence of what posts under it are about.
+func (w *Writer) TermDescription() string {
+	if w.lex() == nil {
+		return w.Sentence(8, 16)
+	}
+	w.planDoc()
+	w.appendLexSentence(w.p.lex.roles["term"])
+	return w.out()
+}
+
+// roundNum rounds n drawn from a range of width span as a person would
+// write it: to 5 in wide ranges, to 10 and 50 in wider ones ("45 minutes",
+// "about 300 people"). Years and narrow ranges stay exact.
+func roundNum(n, span int) int {
+	step := 1
+	switch {
+	case n >= 1900 && n <= 2100:
+	case span >= 400:
+		step = 50
+	case span >= 100:
+		step = 10
+	case span >= 15:
+		step = 5
+	}
+	return n / step * step
+}

@@ -1,0 +1,229 @@
+package locales
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/contentgen/contentgen/locales/markup"
+)
+
+// lexPacks are the packs of NewRegistry with a lexicon.
+func lexPacks(t *testing.T) []*Pack {
+	t.Helper()
+	reg := NewRegistry()
+	var out []*Pack
+	for _, l := range reg.List() {
+		p, err := reg.Lookup(l.Code)
+		require.NoError(t, err, l.Code)
+		if p.lex != nil {
+			out = append(out, p)
+		}
+	}
+	require.NotEmpty(t, out)
+	return out
+}
+
+// lexFrames yields every frame of a pack with its role.
+func lexFrames(p *Pack) func(func(string, *frame) bool) {
+	return func(yield func(string, *frame) bool) {
+		roles := make([]string, 0, len(p.lex.roles))
+		for r := range p.lex.roles {
+			roles = append(roles, r)
+		}
+		slices.Sort(roles)
+		for _, r := range roles {
+			for i := range p.lex.roles[r] {
+				if !yield(r, &p.lex.roles[r][i]) {
+					return
+				}
+			}
+		}
+	}
+}
+
+func hasFocus(f *frame, typ int) bool {
+	for _, tk := range f.toks {
+		if tk.kind == fEntry && tk.focus && int(tk.typ) == typ {
+			return true
+		}
+	}
+	return false
+}
+
+// TestFrameSlotsTakeOnlyTheirType renders every frame of every locale
+// with a lexicon in every topic and checks that each slot took an entry of
+// its own type and of the document's topic: a place never fills a person's
+// slot, cycling never lends its words to baking.
+func TestFrameSlotsTakeOnlyTheirType(t *testing.T) {
+	for _, p := range lexPacks(t) {
+		code := p.Locale().Code
+		lx := p.lex
+		w := NewWriter(p, RealText, rand.New(rand.NewPCG(3, 4)))
+		var slots int
+		for ti, tp := range p.Topics() {
+			w.SetTopic(tp)
+			w.planDoc()
+			for role, f := range lexFrames(p) {
+				var bad []string
+				w.trace = func(tk *ftok, e int32) {
+					slots++
+					en := &lx.entries[e]
+					if en.typ != tk.typ {
+						bad = append(bad, lexTypeNames[tk.typ]+" slot took the "+lexTypeNames[en.typ]+" "+en.fields[0])
+					}
+					if !slices.Contains(lx.byTopic[ti][tk.typ], e) {
+						bad = append(bad, lexTypeNames[tk.typ]+" "+en.fields[0]+" is not of topic "+tp.ID())
+					}
+				}
+				for range 3 {
+					w.unbind()
+					w.appendFrame(f)
+					text := w.out()
+					assert.NotContains(t, text, "{", "%s [frames.%s]", code, role)
+					assert.NotContains(t, text, "  ", "%s [frames.%s]: %q", code, role, text)
+				}
+				assert.Empty(t, bad, "%s [frames.%s] in %s", code, role, tp.ID())
+			}
+		}
+		w.trace = nil
+		assert.Greater(t, slots, 1000, code)
+		// Agreement never offers more forms than the locale has classes.
+		for role, f := range lexFrames(p) {
+			for _, tk := range f.toks {
+				if tk.kind == fAgree {
+					assert.LessOrEqual(t, len(tk.alts), len(lx.classes), "%s [frames.%s]", code, role)
+				}
+			}
+		}
+	}
+}
+
+// TestFramesKeepToTheSubject checks the frames that carry a post's
+// subject: every title, opening and top-level comment names it.
+func TestFramesKeepToTheSubject(t *testing.T) {
+	for _, p := range lexPacks(t) {
+		for role, f := range lexFrames(p) {
+			if strings.HasPrefix(role, "title.") || strings.HasPrefix(role, "opening") || strings.HasPrefix(role, "comment-") {
+				assert.True(t, hasFocus(f, lexSubject), "%s [frames.%s] does not name {@subject}", p.Locale().Code, role)
+			}
+		}
+	}
+}
+
+func mentions(p *Pack, text string, e int32) bool {
+	low := strings.ToLower(text)
+	for _, f := range p.lex.lowSubjects[e] {
+		if strings.Contains(low, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestTitlesShareTheirSubjectWithTheBody writes posts and checks that the
+// subject the title names (found back by TitleSubject) is the one the
+// body, its headings and its excerpt are about, and that the comments on
+// the post name it too.
+func TestTitlesShareTheirSubjectWithTheBody(t *testing.T) {
+	for _, p := range lexPacks(t) {
+		code := p.Locale().Code
+		w := NewWriter(p, RealText, rand.New(rand.NewPCG(5, 6)))
+		c := NewWriter(p, RealText, rand.New(rand.NewPCG(7, 8)))
+		kinds := map[string]int{}
+		for i := range 300 {
+			if i%2 == 0 {
+				w.SetTopic(w.DrawTopic())
+			} else {
+				w.SetTopic(Topic{})
+			}
+			title := w.Title()
+			kinds[p.lex.plans[w.d.kind].name]++
+			subject := w.d.focus[lexSubject]
+			tp, name, ok := p.TitleSubject(title)
+			require.True(t, ok, "%s: title %q names no subject", code, title)
+			assert.Equal(t, int(p.lex.entries[subject].topic), tp.i, "%s: %q", code, title)
+			assert.True(t, mentions(p, name, subject) || mentions(p, title, subject), "%s: %q is not the subject of %q", code, name, title)
+			body := w.Body(HTMLOptions{Paragraphs: 3 + i%5, Headings: true, Lists: true, Quotes: true}, markup.Markdown)
+			assert.True(t, mentions(p, body, subject), "%s: the body of %q does not name its subject:\n%s", code, title, body)
+			for range 3 {
+				comment := c.CommentOn(title)
+				assert.True(t, mentions(p, comment, subject), "%s: comment %q on %q does not name its subject", code, comment, title)
+				reply := c.Reply(title, comment)
+				assert.NotEmpty(t, reply)
+			}
+		}
+		assert.Len(t, kinds, len(p.lex.plans), "%s: every kind of post is written", code)
+	}
+}
+
+// TestLexiconTextIsDeterministic writes the same things twice from the
+// same seed and wants the same bytes.
+func TestLexiconTextIsDeterministic(t *testing.T) {
+	for _, p := range lexPacks(t) {
+		write := func() string {
+			w := NewWriter(p, RealText, rand.New(rand.NewPCG(9, 9)))
+			var b strings.Builder
+			for range 20 {
+				title := w.Title()
+				b.WriteString(title + w.Body(HTMLOptions{Paragraphs: 5, Headings: true, Lists: true, Quotes: true, Images: []InlineImage{{URL: "https://example.com/a.jpg"}}}, markup.HTML))
+				b.WriteString(w.Excerpt() + w.CommentOn(title) + w.Reply(title, "?") + w.Caption() + w.MediaTitle() + w.TermDescription() + w.Sentence(6, 12))
+			}
+			return b.String()
+		}
+		assert.Equal(t, write(), write(), p.Locale().Code)
+	}
+}
+
+// TestLexiconNeedsNoAllocationPerWord checks that a paragraph costs the
+// returned string and nothing else.
+func TestLexiconNeedsNoAllocationPerWord(t *testing.T) {
+	for _, p := range lexPacks(t) {
+		w := NewWriter(p, RealText, rand.New(rand.NewPCG(1, 1)))
+		w.Title()
+		w.Paragraph(6, 6)
+		allocs := testing.AllocsPerRun(100, func() { w.Paragraph(6, 6) })
+		assert.LessOrEqual(t, allocs, 1.0, p.Locale().Code)
+	}
+}
+
+func TestTitleSubjectOfOtherTitles(t *testing.T) {
+	p, err := NewRegistry().Lookup("en_US")
+	require.NoError(t, err)
+	tp, s, ok := p.TitleSubject("My Notes on Sourdough Bread")
+	require.True(t, ok)
+	assert.Equal(t, "baking", tp.ID())
+	assert.Equal(t, "sourdough bread", s)
+	_, _, ok = p.TitleSubject("Lorem ipsum dolor")
+	assert.False(t, ok)
+	// A comment on a title without a subject still writes about a topic.
+	w := NewWriter(p, RealText, rand.New(rand.NewPCG(1, 2)))
+	assert.NotEmpty(t, w.CommentOn("Lorem ipsum dolor"))
+	// Lorem writes Latin comments whatever the title.
+	l := NewWriter(p, Lorem, rand.New(rand.NewPCG(1, 2)))
+	ref := NewWriter(p, Lorem, rand.New(rand.NewPCG(1, 2)))
+	assert.Equal(t, ref.Comment(), l.CommentOn("My Notes on Sourdough Bread"))
+}
+
+func TestBrokenLexiconsAreErrors(t *testing.T) {
+	full := enUSFile
+	cases := map[string]struct{ src, want string }{
+		"unknown type":  {strings.Replace(full, "@travel\nperson = ", "@travel\nperzon = ", 1), `want type = entry`},
+		"unknown topic": {strings.Replace(full, "@travel\n", "@knitting\n", 1), `unknown topic`},
+		"unknown field": {full + "\n[frames.extra]\n{thing.plural} here.\n", `thing has no field "plural"`},
+		"unknown slot":  {full + "\n[frames.extra]\n{widget} here.\n", `unknown slot {widget}`},
+		"unknown class": {strings.Replace(full, "p:cleats", "q:cleats", 1), `unknown class "q"`},
+		"agreement":     {full + "\n[frames.extra]\n{=is|are} first.\n", `agrees with no slot`},
+		"missing role":  {strings.Replace(full, "[frames.reply-answer]", "[frames.reply-answers]", 1), `[frames.reply-answer] is missing`},
+		"empty type":    {strings.Replace(full, "event = festival week ; night market ; walking tour\n", "", 1), `topic travel has no event`},
+	}
+	for name, c := range cases {
+		_, err := parsePack(c.src)
+		require.Error(t, err, name)
+		assert.Contains(t, err.Error(), c.want, name)
+	}
+}
