@@ -78,6 +78,19 @@
 // writes as it did before. See data/TOPICS.md for a guide to adding the
 // section.
 //
+// # Lexicon and frames
+//
+// A locale whose file has a [lexicon] section writes real text from
+// sentence frames ([frames.ROLE] sections) whose slots take entries of
+// one of ten types (person, role, thing, place, act, goal, problem,
+// benefit, subject, event) of the post's topic, with every inflected form
+// precomputed ([lexicon.forms], [lexicon.derive]). Writer.Title chooses a
+// kind of post (how-to, tips, gear, mistakes, review, news, story) and its
+// subject, which the body, excerpt and captions then follow;
+// Writer.CommentOn and Writer.Reply speak of the subject a title names
+// (Pack.TitleSubject). data/LEXICON.md is the guide to writing them. A
+// locale without the section writes from its clause patterns.
+//
 // A Writer set to a topic (Writer.SetTopic) takes the topic share of the
 // nouns and 40% of the adjectives of its real text from the topic, names a noun
 // of the topic in every title, heading, excerpt and comment, and names
