@@ -134,6 +134,13 @@
 // file changes once the transaction commits or rolls back; registered in
 // a savepoint that rolls back, they are undone then.
 //
+// InTxLocked is InTx holding a named lock of the database for the whole
+// transaction (an advisory lock on PostgreSQL, a row lock on MySQL, the
+// write lock on SQLite): work such as filling a new database with its
+// first content, which processes started together must do once, checks
+// and does it under the lock, and the processes after the first find it
+// done.
+//
 // Errors of a done context match ctx.Err() with errors.Is; not-found
 // results are the stores' own sentinels (history.ErrNotFound,
 // templates.ErrNotFound), never sql.ErrNoRows.

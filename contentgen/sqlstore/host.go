@@ -119,16 +119,7 @@ func (h *Host) write(ctx context.Context, fn func(ctx context.Context, q querier
 		}
 		ctx = context.WithValue(ctx, txKey{}, h.ts)
 	}
-	if h.db.txOf(ctx) != nil {
-		return h.db.inTx(ctx, fn)
-	}
-	var err error
-	for range maxWriteAttempts {
-		if err = h.db.inTx(ctx, fn); !h.db.d.isRetryable(err) {
-			return err
-		}
-	}
-	return err
+	return h.db.retry(ctx, fn)
 }
 
 func (ts *txState) ended() bool {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/go-sql-driver/mysql"
@@ -16,6 +17,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib"
 	"github.com/stretchr/testify/require"
 
+	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/templates"
 )
@@ -268,5 +270,61 @@ func TestWithPrefix(t *testing.T) {
 	} {
 		require.Equal(t, want, withPrefix(q, "wp_"), q)
 		require.Equal(t, q, withPrefix(q, ""), q)
+	}
+}
+
+// TestInTxLockedSeedsOnce opens one new database from many goroutines at
+// once, as servers started together would, and has each fill it under
+// InTxLocked when it is empty: every Open and fill succeeds, and the
+// content is made exactly once.
+func TestInTxLockedSeedsOnce(t *testing.T) {
+	const n = 12
+	for _, engine := range []string{"sqlite", "postgres", "mysql"} {
+		t.Run(engine, func(t *testing.T) {
+			dsn, opts := testDSN(t, engine)
+			ctx := context.Background()
+			var seeded atomic.Int32
+			start := make(chan struct{})
+			errs := make([]error, n)
+			var wg sync.WaitGroup
+			for i := range n {
+				wg.Go(func() {
+					<-start
+					db, err := Open(ctx, dsn, opts)
+					if err != nil {
+						errs[i] = err
+						return
+					}
+					defer db.Close()
+					h := db.Host(nil)
+					errs[i] = db.InTxLocked(ctx, "seed", func(ctx context.Context) error {
+						roles, err := h.Roles(ctx)
+						if err != nil || len(roles) > 0 {
+							return err
+						}
+						if err := h.RegisterRole(ctx, contentgen.Role{Slug: "administrator", Name: "Administrator"}); err != nil {
+							return err
+						}
+						if _, err := h.CreateUsers(ctx, []contentgen.User{{Login: "admin", Email: "admin@example.com", Roles: []string{"administrator"}}}); err != nil {
+							return err
+						}
+						seeded.Add(1)
+						return nil
+					})
+				})
+			}
+			close(start)
+			wg.Wait()
+			for i, err := range errs {
+				require.NoError(t, err, "opener %d", i)
+			}
+			require.EqualValues(t, 1, seeded.Load(), "fills")
+			db, err := Open(ctx, dsn, opts)
+			require.NoError(t, err)
+			defer db.Close()
+			users, err := db.Host(nil).Users(ctx, contentgen.UserQuery{})
+			require.NoError(t, err)
+			require.Len(t, users, 1)
+		})
 	}
 }

@@ -158,6 +158,49 @@ func (db *DB) InTx(ctx context.Context, fn func(ctx context.Context) error) erro
 	return db.inTx(ctx, func(ctx context.Context, _ querier) error { return fn(ctx) })
 }
 
+// InTxLocked is InTx holding, for the whole transaction, the lock called
+// name of the database: calls with the same name on the same tables (the
+// same PostgreSQL schema, SQLite file or MySQL database, and table
+// prefix) run one after the other, also across processes; they see each
+// other's commits. It suits work that must be done once, such as filling
+// a new database: fn checks whether it is done, and does it when not.
+// On PostgreSQL the lock is an advisory lock, on MySQL a row lock, on
+// SQLite the write lock every transaction holds.
+//
+// Unlike InTx, a transaction PostgreSQL or MySQL aborted as a deadlock or
+// serialisation failure is run again, so fn must
+// only write through the stores of db with the context it receives.
+// Called in a transaction, fn runs in a savepoint of it, and the lock is
+// held until that transaction ends.
+func (db *DB) InTxLocked(ctx context.Context, name string, fn func(ctx context.Context) error) error {
+	if fn == nil {
+		return errors.New("sqlstore: InTxLocked with a nil function")
+	}
+	key := lockKey(db.scope, "InTxLocked\x00"+name)
+	return db.retry(ctx, func(ctx context.Context, q querier) error {
+		if err := db.d.lockUnit(ctx, q, key); err != nil {
+			return fail(ctx, "taking the lock "+strconv.Quote(name), err)
+		}
+		return fn(ctx)
+	})
+}
+
+// retry runs fn in a transaction (a savepoint when ctx carries one of
+// db). A transaction of its own that the engine aborted as a deadlock or
+// serialisation failure is run again, a bounded number of times.
+func (db *DB) retry(ctx context.Context, fn func(ctx context.Context, q querier) error) error {
+	if db.txOf(ctx) != nil {
+		return db.inTx(ctx, fn)
+	}
+	var err error
+	for range maxWriteAttempts {
+		if err = db.inTx(ctx, fn); !db.d.isRetryable(err) {
+			return err
+		}
+	}
+	return err
+}
+
 // inTx runs fn in a transaction (a savepoint when ctx carries one of db),
 // passing the context that carries it and the querier to use.
 func (db *DB) inTx(ctx context.Context, fn func(ctx context.Context, q querier) error) error {

@@ -96,39 +96,41 @@ func Open(ctx context.Context, dbFlag, mediaDir string, info contentgen.Site, lo
 	if sw != (sqlstore.MediaSweep{}) {
 		log.Info("media files swept", "placed", sw.Placed, "removed", sw.Removed)
 	}
-	types, err := h.PostTypes(ctx)
+	// A new database gets the demo site's types, roles and hand-made
+	// content, once: servers started together on it take turns, and
+	// those after the first find it made.
+	err = db.InTxLocked(ctx, "demo site", func(ctx context.Context) error {
+		s.Fresh = false
+		types, err := h.PostTypes(ctx)
+		if err != nil || len(types) > 0 {
+			return err
+		}
+		pts, taxes := memhost.DemoTypes()
+		for _, pt := range pts {
+			if err := h.RegisterPostType(ctx, pt); err != nil {
+				return err
+			}
+		}
+		for _, t := range taxes {
+			if err := h.RegisterTaxonomy(ctx, t); err != nil {
+				return err
+			}
+		}
+		for _, r := range memhost.StandardRoles() {
+			if err := h.RegisterRole(ctx, r); err != nil {
+				return err
+			}
+		}
+		if err := memhost.SeedDemo(ctx, h); err != nil {
+			return err
+		}
+		s.Fresh = true
+		return nil
+	})
 	if err != nil {
 		db.Close()
 		return nil, err
 	}
-	if len(types) > 0 {
-		return s, nil
-	}
-	// A new database: the demo site's types, roles and hand-made content.
-	pts, taxes := memhost.DemoTypes()
-	for _, pt := range pts {
-		if err := h.RegisterPostType(ctx, pt); err != nil {
-			db.Close()
-			return nil, err
-		}
-	}
-	for _, t := range taxes {
-		if err := h.RegisterTaxonomy(ctx, t); err != nil {
-			db.Close()
-			return nil, err
-		}
-	}
-	for _, r := range memhost.StandardRoles() {
-		if err := h.RegisterRole(ctx, r); err != nil {
-			db.Close()
-			return nil, err
-		}
-	}
-	if err := memhost.SeedDemo(ctx, h); err != nil {
-		db.Close()
-		return nil, err
-	}
-	s.Fresh = true
 	return s, nil
 }
 
