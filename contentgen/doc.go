@@ -67,5 +67,6 @@
 // Every failure is an *Error carrying a code (CodeInvalidPostType,
 // CodeInvalidCount, CodeConflict, ...), a client-safe message and the
 // parameter at fault; errors.Is works against ErrInvalidCount and the
-// other sentinels. An invalid request writes nothing.
+// other sentinels. An invalid request writes nothing. A host error that
+// wraps ErrHostFull (the storage is full) becomes CodeInsufficientStorage.
 package contentgen

@@ -35,6 +35,10 @@ const (
 	CodeNoFile Code = "no_file"
 	// CodePartialUpload is an upload whose body ended early.
 	CodePartialUpload Code = "partial_upload"
+	// CodeInsufficientStorage is a write that failed because the
+	// storage of the site is full (see ErrHostFull); nothing of it was
+	// kept, and deleting generated content still works to free space.
+	CodeInsufficientStorage Code = "insufficient_storage"
 	// CodeWriteFailed is a file the host could not store.
 	CodeWriteFailed Code = "write_failed"
 	// CodeInternal is any other failure; its cause is for logs only.
@@ -86,6 +90,8 @@ var (
 	ErrNoFile           = &Error{Code: CodeNoFile}
 	ErrPartialUpload    = &Error{Code: CodePartialUpload}
 	ErrWriteFailed      = &Error{Code: CodeWriteFailed}
+	// ErrInsufficientStorage matches the errors of CodeInsufficientStorage.
+	ErrInsufficientStorage = &Error{Code: CodeInsufficientStorage}
 )
 
 // Errorf returns an *Error with code, the parameter at fault (may be empty)
@@ -110,7 +116,7 @@ func invalid(param, format string, args ...any) *Error {
 
 // failed wraps an unexpected failure during generation. *Error values and
 // context errors pass unchanged; a unique-value clash of the host becomes
-// CodeConflict.
+// CodeConflict, a full storage CodeInsufficientStorage.
 func failed(err error, what string) error {
 	if err == nil {
 		return nil
@@ -123,6 +129,8 @@ func failed(err error, what string) error {
 		return err
 	case errors.Is(err, ErrHostConflict):
 		return &Error{Code: CodeConflict, Message: "a unique value clashed while " + what + "; try again", Err: err}
+	case errors.Is(err, ErrHostFull):
+		return full(err, what)
 	}
 	return &Error{Code: CodeGenerationFailed, Message: "generation failed while " + what, Err: err}
 }
@@ -136,5 +144,14 @@ func internal(err error, what string) error {
 	if errors.As(err, &e) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
+	if errors.Is(err, ErrHostFull) {
+		return full(err, what)
+	}
 	return &Error{Code: CodeInternal, Message: what + " failed", Err: err}
+}
+
+// full is the error of a write that failed for lack of space.
+func full(err error, what string) *Error {
+	return &Error{Code: CodeInsufficientStorage, Err: err,
+		Message: "the site's storage is full (" + what + "); nothing of this request was kept: free space, for example by deleting generated content, and try again"}
 }

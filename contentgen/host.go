@@ -19,6 +19,12 @@ var (
 	// media item), typically one deleted by a concurrent request. The
 	// Generator re-reads what it refers to and retries the batch.
 	ErrHostReference = errors.New("contentgen: reference to a missing object")
+	// ErrHostFull is wrapped by Host (and store) errors for a write that
+	// failed because the storage is full: the disk of a database or of
+	// media files, or a database's own size limit. Nothing of the failed
+	// write is kept. Deletes must keep working while the storage is full,
+	// so that a cleanup can free space.
+	ErrHostFull = errors.New("contentgen: storage full")
 )
 
 // Host is the content platform's storage, the only way the library reaches

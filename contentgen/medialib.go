@@ -268,6 +268,9 @@ func (m *MediaService) Upload(ctx context.Context, filename string, data []byte)
 		if ctx.Err() != nil {
 			return Media{}, ctx.Err()
 		}
+		if errors.Is(err, ErrHostFull) {
+			return Media{}, full(err, "storing the file")
+		}
 		return Media{}, &Error{Code: CodeWriteFailed, Message: "the file could not be stored", Err: err}
 	}
 	stored, err := g.host.Media(ctx, MediaQuery{IDs: OnlyIDs(ids...)})

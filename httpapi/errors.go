@@ -10,25 +10,26 @@ import (
 
 // statusOf is the one table from error code to HTTP status.
 var statusOf = map[contentgen.Code]int{
-	contentgen.CodeInvalidPostType:  http.StatusBadRequest,
-	contentgen.CodeInvalidTaxonomy:  http.StatusBadRequest,
-	contentgen.CodeInvalidCount:     http.StatusBadRequest,
-	contentgen.CodeInvalidParameter: http.StatusBadRequest,
-	contentgen.CodeNotLoggedIn:      http.StatusUnauthorized,
-	contentgen.CodeForbidden:        http.StatusForbidden,
-	contentgen.CodeNotFound:         http.StatusNotFound,
-	contentgen.CodeGenerationFailed: http.StatusInternalServerError,
-	contentgen.CodeConflict:         http.StatusConflict,
-	contentgen.CodeTooLarge:         http.StatusRequestEntityTooLarge,
-	contentgen.CodeUnsupportedType:  http.StatusUnsupportedMediaType,
-	contentgen.CodeUnavailable:      http.StatusServiceUnavailable,
-	contentgen.CodeNoFile:           http.StatusBadRequest,
-	contentgen.CodePartialUpload:    http.StatusBadRequest,
-	contentgen.CodeWriteFailed:      http.StatusInternalServerError,
-	contentgen.CodeInternal:         http.StatusInternalServerError,
-	codeMethodNotAllowed:            http.StatusMethodNotAllowed,
-	codeTooLarge:                    http.StatusRequestEntityTooLarge,
-	codeCanceled:                    499,
+	contentgen.CodeInvalidPostType:     http.StatusBadRequest,
+	contentgen.CodeInvalidTaxonomy:     http.StatusBadRequest,
+	contentgen.CodeInvalidCount:        http.StatusBadRequest,
+	contentgen.CodeInvalidParameter:    http.StatusBadRequest,
+	contentgen.CodeNotLoggedIn:         http.StatusUnauthorized,
+	contentgen.CodeForbidden:           http.StatusForbidden,
+	contentgen.CodeNotFound:            http.StatusNotFound,
+	contentgen.CodeGenerationFailed:    http.StatusInternalServerError,
+	contentgen.CodeConflict:            http.StatusConflict,
+	contentgen.CodeTooLarge:            http.StatusRequestEntityTooLarge,
+	contentgen.CodeUnsupportedType:     http.StatusUnsupportedMediaType,
+	contentgen.CodeUnavailable:         http.StatusServiceUnavailable,
+	contentgen.CodeNoFile:              http.StatusBadRequest,
+	contentgen.CodePartialUpload:       http.StatusBadRequest,
+	contentgen.CodeWriteFailed:         http.StatusInternalServerError,
+	contentgen.CodeInsufficientStorage: http.StatusInsufficientStorage,
+	contentgen.CodeInternal:            http.StatusInternalServerError,
+	codeMethodNotAllowed:               http.StatusMethodNotAllowed,
+	codeTooLarge:                       http.StatusRequestEntityTooLarge,
+	codeCanceled:                       499,
 }
 
 // Codes of the HTTP layer itself.
@@ -88,6 +89,12 @@ func (a *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
 		status, body.Code, body.Message = statusOf[codeCanceled], codeCanceled, "The request was canceled."
 		a.log.InfoContext(r.Context(), "httpapi: request canceled", "method", r.Method, "path", r.URL.Path)
+	case errors.Is(err, contentgen.ErrHostFull):
+		// A store's error that the library did not wrap: still say what
+		// happened.
+		status, body.Code = statusOf[contentgen.CodeInsufficientStorage], contentgen.CodeInsufficientStorage
+		body.Message = "The site's storage is full; nothing of this request was kept. Free space, for example by deleting generated content, and try again."
+		a.log.ErrorContext(r.Context(), "httpapi: storage full", "method", r.Method, "path", r.URL.Path, "err", err)
 	default:
 		a.log.ErrorContext(r.Context(), "httpapi: internal error", "method", r.Method, "path", r.URL.Path, "err", err)
 	}

@@ -215,6 +215,8 @@ var uploadMessages = map[contentgen.Code]string{
 	contentgen.CodePartialUpload:   msgPartialUpload,
 	contentgen.CodeUnsupportedType: msgTypeNotAllowed,
 	contentgen.CodeWriteFailed:     msgWriteFailed,
+	// A full disk is a write error, with its own status.
+	contentgen.CodeInsufficientStorage: msgWriteFailed,
 }
 
 // uploadErr is an upload failure with its code and the specification's

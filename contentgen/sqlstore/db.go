@@ -10,11 +10,15 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/contentgen/contentgen/contentgen"
 	"github.com/jackc/pgx/v5/stdlib"
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	msqlite "modernc.org/sqlite" // registers the "sqlite" driver
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // Options configures Open. The zero value (or nil) gives the defaults.
@@ -351,5 +355,33 @@ func fail(ctx context.Context, what string, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("sqlstore: %s: %w", what, err)
 	}
-	return fmt.Errorf("sqlstore: %s: %w", what, err)
+	return fmt.Errorf("sqlstore: %s: %w", what, markFull(err))
+}
+
+// isFull reports whether err says that the storage is full: SQLITE_FULL
+// (the disk, or max_page_count), PostgreSQL's disk_full (53100), MySQL's
+// ER_RECORD_FILE_FULL (1114) and ER_DISK_FULL (1021), or ENOSPC from a
+// file write.
+func isFull(err error) bool {
+	var se *msqlite.Error
+	if errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_FULL {
+		return true
+	}
+	if pgCode(err) == "53100" {
+		return true
+	}
+	if c := mysqlCode(err); c == 1114 || c == 1021 {
+		return true
+	}
+	return errors.Is(err, syscall.ENOSPC)
+}
+
+// markFull wraps err with contentgen.ErrHostFull when it says that the
+// storage is full (see isFull), so that callers tell it apart without
+// knowing the engine.
+func markFull(err error) error {
+	if err == nil || errors.Is(err, contentgen.ErrHostFull) || !isFull(err) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", contentgen.ErrHostFull, err)
 }

@@ -34,6 +34,9 @@ import (
 type files struct {
 	dir string // empty: records only
 	url string // where dir is served
+	// failWrite, when set, is asked before each file is written and its
+	// error is the write's: tests make the disk full with it.
+	failWrite func(path string) error
 }
 
 // pendingDir is the directory under MediaDir of files whose records have
@@ -68,7 +71,7 @@ func (h *Host) StoreMedia(ctx context.Context, m contentgen.Media, data []byte) 
 			written, err := h.files.write(&m, data, h.db.now())
 			if err != nil {
 				h.files.discard(written)
-				return fmt.Errorf("sqlstore: storing media bytes: %w", err)
+				return fmt.Errorf("sqlstore: storing media bytes: %w", markFull(err))
 			}
 			h.db.after(ctx, func() { h.files.place(written) }, func() { h.files.discard(written) })
 		}
@@ -170,7 +173,7 @@ func (f files) write(m *contentgen.Media, data []byte, now time.Time) ([]placed,
 	var written []placed
 	put := func(rel string, b []byte) error {
 		p := filepath.Join(f.dir, pendingDir, filepath.FromSlash(rel))
-		if err := writeAtomic(p, b); err != nil {
+		if err := f.writeAtomic(p, b); err != nil {
 			return err
 		}
 		written = append(written, placed{p, filepath.Join(f.dir, filepath.FromSlash(rel))})
@@ -337,7 +340,12 @@ func (f files) remove(paths []string) {
 
 // writeAtomic writes b to p through a temporary file in the same
 // directory and a rename, so that a reader never sees half a file.
-func writeAtomic(p string, b []byte) error {
+func (f files) writeAtomic(p string, b []byte) error {
+	if f.failWrite != nil {
+		if err := f.failWrite(p); err != nil {
+			return err
+		}
+	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}

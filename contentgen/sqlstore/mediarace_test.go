@@ -9,13 +9,25 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/contentgen/sqlstore"
+	"github.com/contentgen/contentgen/providers"
+	"github.com/contentgen/contentgen/providers/local"
 )
+
+// withImages is a Generator configuration with the offline image
+// provider.
+func withImages(t *testing.T) *contentgen.Config {
+	t.Helper()
+	prov, err := local.New(nil)
+	require.NoError(t, err)
+	return &contentgen.Config{ImageProviders: []providers.ImageProvider{prov}}
+}
 
 // countFiles counts the files under dir, pending ones included.
 func countFiles(t *testing.T, dir string) int {
@@ -131,12 +143,13 @@ func TestCleanupDuringGenerationLeavesNoFiles(t *testing.T) {
 		}))
 		_, err := h.CreateUsers(ctx, []contentgen.User{{Login: "admin", Email: "admin@example.com", Roles: []string{"administrator"}}})
 		require.NoError(t, err)
-		gen, err := db.Generator(h, nil)
+		gen, err := db.Generator(h, withImages(t))
 		require.NoError(t, err)
 		req := contentgen.PostsRequest{PostType: "photo", Count: new(2), SetFeaturedImage: new(true),
 			ImageProvider: "provider_local", ImageWidth: new(120), ImageHeight: new(100)}
 
 		var urls sync.Map
+		var made atomic.Int64
 		var wg sync.WaitGroup
 		stop := make(chan struct{})
 		for range 3 {
@@ -144,14 +157,16 @@ func TestCleanupDuringGenerationLeavesNoFiles(t *testing.T) {
 				for range 4 {
 					res, err := gen.GeneratePosts(ctx, req)
 					if err != nil {
+						t.Log(err)
 						continue // a post whose image a cleanup took meanwhile
 					}
+					made.Add(1)
+					require.Empty(t, res.Warnings)
 					items, err := h.Media(ctx, contentgen.MediaQuery{})
 					require.NoError(t, err)
 					for _, m := range items {
 						urls.Store(m.URL, true)
 					}
-					_ = res
 				}
 			})
 		}
@@ -171,6 +186,7 @@ func TestCleanupDuringGenerationLeavesNoFiles(t *testing.T) {
 		close(stop)
 		<-cleaned
 
+		require.Positive(t, made.Load())
 		_, err = gen.DeleteAll(ctx)
 		require.NoError(t, err)
 		items, err := h.Media(ctx, contentgen.MediaQuery{})

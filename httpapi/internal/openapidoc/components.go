@@ -21,7 +21,7 @@ var (
 	codesTooLarge   = []string{"request_too_large", "too_large"}
 	codesInternal   = []string{"internal_error", "generation_failed", "write_failed"}
 	allCodes        = concat(codesBadRequest, []string{"rest_not_logged_in", "rest_forbidden", "not_found", "method_not_allowed", "conflict"},
-		codesTooLarge, []string{"unsupported_type", "not_configured", "request_canceled"}, codesInternal)
+		codesTooLarge, []string{"unsupported_type", "not_configured", "request_canceled"}, codesInternal, []string{"insufficient_storage"})
 )
 
 func concat(lists ...[]string) []string {

@@ -340,14 +340,14 @@ func operations() []op {
 					"MAX_FILE_SIZE": integer("Optional lower size limit in bytes, as HTML forms send it."),
 				},
 			}}}},
-			answer: ref("UploadResult"), plainErrs: []int{400, 409, 413, 415, 503}, eitherErrs: []int{500},
+			answer: ref("UploadResult"), plainErrs: []int{400, 409, 413, 415, 503, 507}, eitherErrs: []int{500},
 			plainNote: "Failures of the upload carry no code; their messages are the specification's: " +
 				"Keine Datei hochgeladen (no file), Datei zu groß (PHP-Limit) (over the upload limit), Datei zu groß (Formular-Limit) (over MAX_FILE_SIZE), " +
 				"Datei nur teilweise hochgeladen (the upload broke off), Dateityp nicht erlaubt (type not allowed), Fehler beim Schreiben der Datei (the file could not be stored)."},
 		{method: "POST", path: "/media/upload-url", id: "uploadURL", tag: "Media", summary: "Import a file from a public address",
 			desc: "Fetches only public http(s) addresses: loopback, private, link-local and metadata addresses are refused after DNS resolution and after every redirect.",
 			body: body("", props{"url": str("An absolute http or https address.")}, "url"), bodyRequired: true,
-			answer: ref("UploadResult"), plainErrs: []int{409, 415, 503}, eitherErrs: []int{400, 413, 500},
+			answer: ref("UploadResult"), plainErrs: []int{409, 415, 503, 507}, eitherErrs: []int{400, 413, 500},
 			plainNote: "Failures of the import carry no code (a disallowed type is Dateityp nicht erlaubt); a malformed request body has one."},
 
 		// Templates.
@@ -542,6 +542,7 @@ var errorStatuses = map[int]struct {
 	415: {"UnsupportedType", "The file type is not allowed.", []string{"unsupported_type"}},
 	500: {"InternalError", "An unexpected failure on the server; its cause is logged, not sent.", codesInternal},
 	503: {"Unavailable", "The feature is not configured on this server.", []string{"not_configured"}},
+	507: {"InsufficientStorage", "The site's storage (its database or media files) is full; nothing of the request was kept. Deleting generated content still works and frees space.", []string{"insufficient_storage"}},
 }
 
 func errorSchemaName(status int) string { return "Error" + errorStatuses[status].name }
@@ -601,6 +602,10 @@ func (o *op) operation() obj {
 		responses["200"] = obj{"description": "Success.", "content": obj{"application/json": obj{"schema": o.answer}}}
 	}
 	statuses := append([]int{401, 403, 500}, o.errs...)
+	if o.method != "GET" && !slices.Contains(o.plainErrs, 507) {
+		// Every write may find the storage full.
+		statuses = append(statuses, 507)
+	}
 	statuses = append(append(statuses, o.plainErrs...), o.eitherErrs...)
 	slices.Sort(statuses)
 	for _, s := range slices.Compact(statuses) {
