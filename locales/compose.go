@@ -2,18 +2,26 @@ package locales
 
 import "strings"
 
-// Document kinds and the roles of their sections: a how-to is steps, a
-// review pros and cons, a story what happened. Each kind's frames fall
-// back to the general role ("step.howto" is not a section name: the
-// sections are "frames.step", "frames.opening.howto" and so on).
-var kindMain = map[string][2]string{
-	"howto":    {"step", "step"},
-	"tips":     {"tip", "tip"},
-	"gear":     {"gear", "gear"},
-	"mistakes": {"mistake", "mistake"},
-	"review":   {"pro", "con"},
-	"news":     {"news", "news"},
-	"story":    {"story", "story"},
+// kindRoles returns the roles of the middle sections of a document of a
+// kind: a how-to is steps, a review pros and cons, a story what happened.
+func kindRoles(kind string) [2]string {
+	switch kind {
+	case "howto":
+		return [2]string{"step", "step"}
+	case "tips":
+		return [2]string{"tip", "tip"}
+	case "gear":
+		return [2]string{"gear", "gear"}
+	case "mistakes":
+		return [2]string{"mistake", "mistake"}
+	case "review":
+		return [2]string{"pro", "con"}
+	case "news":
+		return [2]string{"news", "news"}
+	case "story":
+		return [2]string{"story", "story"}
+	}
+	return [2]string{"body", "body"}
 }
 
 // kindPlan is the frames a document of one kind is written from.
@@ -28,10 +36,7 @@ type kindPlan struct {
 func (lx *lexicon) buildPlans() []kindPlan {
 	out := make([]kindPlan, 0, len(lx.kinds))
 	for _, k := range lx.kinds {
-		m, ok := kindMain[k]
-		if !ok {
-			m = [2]string{"body", "body"}
-		}
+		m := kindRoles(k)
 		kp := kindPlan{
 			name:     k,
 			title:    lx.frameRole("title." + k),

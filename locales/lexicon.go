@@ -12,8 +12,11 @@ import (
 // frames: whole sentences whose slots take entries of one type of the
 // post's topic, so that a baker kneads dough and a cyclist climbs a pass.
 
-// lexTypes are the types of lexicon entries, in a fixed order.
-var lexTypeNames = [...]string{"person", "role", "thing", "place", "act", "goal", "problem", "benefit", "subject", "event"}
+// lexTypeNames returns the names of the types of lexicon entries, in the
+// order of their constants.
+func lexTypeNames() [nLexTypes]string {
+	return [nLexTypes]string{"person", "role", "thing", "place", "act", "goal", "problem", "benefit", "subject", "event"}
+}
 
 const (
 	lexPerson = iota
@@ -30,7 +33,7 @@ const (
 )
 
 func lexType(s string) int {
-	for i, n := range lexTypeNames {
+	for i, n := range lexTypeNames() {
 		if n == s {
 			return i
 		}
@@ -147,7 +150,7 @@ func (b *builder) readLexicon() {
 		k, v, ok := strings.Cut(l, "=")
 		t := lexType(strings.TrimSpace(k))
 		if !ok || t < 0 {
-			b.fail("lexicon.forms %q: want type = fields (types: %s)", l, strings.Join(lexTypeNames[:], " "))
+			b.fail("lexicon.forms %q: want type = fields (types: %s)", l, strings.Join(func() []string { n := lexTypeNames(); return n[:] }(), " "))
 			continue
 		}
 		for _, f := range strings.Fields(v) {
@@ -193,7 +196,7 @@ func (b *builder) readLexicon() {
 	}
 	for t := 0; t < nLexTypes; t++ {
 		if len(lx.fields[t]) == 0 {
-			b.fail("lexicon.forms: type %s has no fields", lexTypeNames[t])
+			b.fail("lexicon.forms: type %s has no fields", lexTypeNames()[t])
 			return
 		}
 	}
@@ -243,7 +246,7 @@ func (b *builder) readLexicon() {
 			}
 			given := strings.Split(e, "|")
 			if len(given) > len(lx.fields[t]) {
-				b.fail("lexicon %q: %d fields, type %s has %d", e, len(given), lexTypeNames[t], len(lx.fields[t]))
+				b.fail("lexicon %q: %d fields, type %s has %d", e, len(given), lexTypeNames()[t], len(lx.fields[t]))
 				continue
 			}
 			en.fields = make([]string, len(lx.fields[t]))
@@ -303,7 +306,7 @@ func (b *builder) readLexicon() {
 				lx.byTopic[i][t] = lx.byTopic[j][t]
 			}
 			if len(lx.byTopic[i][t]) == 0 {
-				b.fail("lexicon: topic %s has no %s (nor has its parent)", p.topics[i].id, lexTypeNames[t])
+				b.fail("lexicon: topic %s has no %s (nor has its parent)", p.topics[i].id, lexTypeNames()[t])
 			}
 		}
 	}
@@ -507,7 +510,7 @@ func (b *builder) fillTemplate(lx *lexicon, t int, tmpl string, fields []string)
 			}
 			fi := lx.fieldIndex(t, tmpl[1:end])
 			if fi < 0 {
-				b.fail("lexicon.derive template: unknown field %q of %s", tmpl[1:end], lexTypeNames[t])
+				b.fail("lexicon.derive template: unknown field %q of %s", tmpl[1:end], lexTypeNames()[t])
 				return ""
 			}
 			write(fields[fi])

@@ -74,10 +74,10 @@ func TestFrameSlotsTakeOnlyTheirType(t *testing.T) {
 					slots++
 					en := &lx.entries[e]
 					if en.typ != tk.typ {
-						bad = append(bad, lexTypeNames[tk.typ]+" slot took the "+lexTypeNames[en.typ]+" "+en.fields[0])
+						bad = append(bad, lexTypeNames()[tk.typ]+" slot took the "+lexTypeNames()[en.typ]+" "+en.fields[0])
 					}
 					if !slices.Contains(lx.byTopic[ti][tk.typ], e) {
-						bad = append(bad, lexTypeNames[tk.typ]+" "+en.fields[0]+" is not of topic "+tp.ID())
+						bad = append(bad, lexTypeNames()[tk.typ]+" "+en.fields[0]+" is not of topic "+tp.ID())
 					}
 				}
 				for range 3 {

@@ -242,8 +242,34 @@ func (r *Registry) Lookup(code string) (*Pack, error) {
 	return slot.pack, slot.err
 }
 
-// build parses the pack of locale i, on top of its base locale's file.
+// parsed holds the packs of the shipped data files, parsed once per
+// process: a pack is immutable, so every Registry shares them, and a
+// generator made for one request does not parse its locale again.
+var parsed struct {
+	sync.Mutex
+	packs map[string]*packSlot
+}
+
+// build returns the pack of locale i, parsed on top of its base locale's
+// file on the first call in the process.
 func (r *Registry) build(i int) (*Pack, error) {
+	code := r.files[i].code
+	parsed.Lock()
+	if parsed.packs == nil {
+		parsed.packs = map[string]*packSlot{}
+	}
+	slot, ok := parsed.packs[code]
+	if !ok {
+		slot = &packSlot{}
+		parsed.packs[code] = slot
+	}
+	parsed.Unlock()
+	slot.once.Do(func() { slot.pack, slot.err = r.parse(i) })
+	return slot.pack, slot.err
+}
+
+// parse parses the pack of locale i, on top of its base locale's file.
+func (r *Registry) parse(i int) (*Pack, error) {
 	s := r.files[i]
 	var files []string
 	if s.base != "" {
