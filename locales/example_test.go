@@ -24,6 +24,6 @@ func Example() {
 	// Output:
 	// de_DE
 	// Maja Wendt maja.wendt@beispiel.example
-	// Ein stiller Bahnhof bei einem leisen Nebel
+	// Debugging mit kleinem Budget: die Ausrüstung, die zählt
 	// 7. März 2024 1.234,50
 }

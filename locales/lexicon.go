@@ -397,7 +397,13 @@ func (r *suffixRule) apply(s string) string {
 		}
 	}
 	if best >= 0 {
-		word = word[:len(word)-len(r.rules[best].suf)] + r.rules[best].rep
+		stem, rep := word[:len(word)-len(r.rules[best].suf)], r.rules[best].rep
+		if i := strings.IndexByte(rep, '*'); i >= 0 {
+			// "*" stands for the stem: ">zu *" gives "zu kneten".
+			word = rep[:i] + stem + rep[i+1:]
+		} else {
+			word = stem + rep
+		}
 	}
 	return pre + word + rest
 }
@@ -455,7 +461,7 @@ func (b *builder) parseDerive(lx *lexicon, l string) (rawDerive, bool) {
 				b.fail("lexicon.derive %q: rule %q without '>'", l, x)
 				continue
 			}
-			r.rules = append(r.rules, rule{suf, rep})
+			r.rules = append(r.rules, rule{suf, strings.ReplaceAll(rep, "_", " ")})
 		}
 		d.rule = r
 		return d, true

@@ -125,10 +125,23 @@ func vocabulary(p *Pack) map[string]bool {
 		}
 		for _, fs := range lx.roles {
 			for _, f := range fs {
-				for _, tk := range f.toks {
+				for i, tk := range f.toks {
 					add(tk.text)
+					// An agreement ending joins the literal around it:
+					// "fühl{=t|t|t|en}".
+					var before, after string
+					if i > 0 && f.toks[i-1].kind == fLit {
+						t := f.toks[i-1].text
+						before = t[strings.LastIndexAny(t, " \u00a0")+1:]
+					}
+					if i+1 < len(f.toks) && f.toks[i+1].kind == fLit {
+						after = f.toks[i+1].text
+						if k := strings.IndexAny(after, " ,.;:!?"); k >= 0 {
+							after = after[:k]
+						}
+					}
 					for _, a := range tk.alts {
-						add(a)
+						add(before + a + after)
 					}
 				}
 			}
