@@ -48,6 +48,12 @@ type Options struct {
 	// its run stopped, so that a stalled client cannot hold a run; 0
 	// means 30 seconds, a negative value no bound.
 	StreamWriteTimeout time.Duration
+	// TrustedOrigins are the origins ("scheme://host[:port]") of pages on
+	// other sites that may send state-changing requests, such as an admin
+	// page served on another host name. Without them only requests from
+	// the API's own origin, and from programs that are not browsers, are
+	// served (see "Running the API safely" in the package documentation).
+	TrustedOrigins []string
 }
 
 // URLs are the addresses reported by GET /urls. PluginURL, AdminURL,
@@ -79,6 +85,7 @@ type API struct {
 	license  license.LicenseManager
 	addons   *addons.Registry
 	mux      *http.ServeMux
+	cop      *http.CrossOriginProtection
 	// routes are the registered routes in registration order.
 	routes []Route
 	// Event streams: heartbeat interval and per-write timeout (0 for
@@ -105,6 +112,10 @@ func New(g *contentgen.Generator, opts *Options) (*API, error) {
 	if o.MaxBodyBytes < 0 {
 		return nil, errors.New("httpapi: New: Options.MaxBodyBytes must not be negative")
 	}
+	cop, err := NewCrossOriginProtection(o.TrustedOrigins...)
+	if err != nil {
+		return nil, fmt.Errorf("httpapi: New: Options.TrustedOrigins: %w", err)
+	}
 	a := &API{
 		g:        g,
 		auth:     o.Auth,
@@ -116,6 +127,7 @@ func New(g *contentgen.Generator, opts *Options) (*API, error) {
 		license:  o.License,
 		addons:   o.Addons,
 		mux:      http.NewServeMux(),
+		cop:      cop,
 		tick:     realTicker,
 	}
 	a.streamHeartbeat = durationOption(o.StreamHeartbeat, defaultStreamHeartbeat)
@@ -192,7 +204,9 @@ func (r Route) String() string { return r.Method + " " + r.Pattern }
 // slice is new on every call.
 func (a *API) Routes() []Route { return slices.Clone(a.routes) }
 
-// ServeHTTP authenticates the request, checks the manage_options
+// ServeHTTP refuses requests a page of another site may have made (see
+// "Running the API safely" in the package documentation), authenticates
+// the request, checks the manage_options
 // capability and routes it.
 //
 // A panic while serving is recovered and logged with its stack: a request
@@ -258,6 +272,10 @@ func (w *startWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // serve is ServeHTTP without the recovery.
 func (a *API) serve(w http.ResponseWriter, r *http.Request) {
+	if err := a.checkForgery(r); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
 	p, err := a.auth.Authenticate(r)
 	switch {
 	case errors.Is(err, ErrBadCredentials):

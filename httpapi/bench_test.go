@@ -51,6 +51,7 @@ func BenchmarkGeneratePosts500HTTP(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		req.Header.Set("Content-Type", "application/json")
 		req.SetBasicAuth("admin", secret)
 		resp, err := srv.Client().Do(req)
 		if err != nil {

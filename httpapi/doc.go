@@ -45,6 +45,19 @@
 // ServerOptions changes each limit. Request bodies are further limited in
 // size by Options.MaxBodyBytes.
 //
+// A browser that remembers Basic credentials sends them with requests
+// that pages of other sites make it send, so before authentication and
+// whatever the credentials, the API refuses every request other than GET,
+// HEAD and OPTIONS that the browser marks as coming from another origin
+// (Sec-Fetch-Site, or an Origin naming another host) with 403
+// cross_origin_request, and every request body that is not sent as
+// application/json (multipart only where a file is uploaded) with 415
+// unsupported_media_type, which no cross-site form can send without a
+// CORS preflight. Programs that are not browsers send neither header and
+// are not affected. Options.TrustedOrigins lists the origins of pages on
+// other hosts that may write nonetheless; NewCrossOriginProtection gives
+// handlers beside the API, such as a login endpoint, the same check.
+//
 // Password guessing is bounded three ways. BasicAuth counts failed logins
 // per user name and per client address; after 5 failures of a user or 20
 // of an address, attempts are refused before any password is hashed, with

@@ -460,6 +460,7 @@ func TestStream(t *testing.T) {
 	e := newEnv(t)
 	req, err := http.NewRequest("POST", e.srv.URL+base+"/generate/posts/stream", strings.NewReader(`{"count":3,"set_featured_image":false}`))
 	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
 	req.SetBasicAuth("admin", e.adminPW)
 	resp, err := e.srv.Client().Do(req)
 	require.NoError(t, err)

@@ -30,6 +30,8 @@ var statusOf = map[contentgen.Code]int{
 	codeMethodNotAllowed:               http.StatusMethodNotAllowed,
 	codeTooLarge:                       http.StatusRequestEntityTooLarge,
 	codeCanceled:                       499,
+	codeCrossOrigin:                    http.StatusForbidden,
+	codeUnsupportedMediaType:           http.StatusUnsupportedMediaType,
 }
 
 // Codes of the HTTP layer itself.

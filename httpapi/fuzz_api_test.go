@@ -181,7 +181,9 @@ func TestHugeHourlyRateKeepsTimeSavedEncodable(t *testing.T) {
 	api := newFuzzAPI(t, newTinyImages(t))
 	send := func(method, path, body string) *httptest.ResponseRecorder {
 		rec := httptest.NewRecorder()
-		api.ServeHTTP(rec, httptest.NewRequestWithContext(context.Background(), method, path, strings.NewReader(body)))
+		req := httptest.NewRequestWithContext(context.Background(), method, path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		api.ServeHTTP(rec, req)
 		return rec
 	}
 	rec := send("POST", "/settings", `{"hourly_rate":1e308}`)

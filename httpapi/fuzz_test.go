@@ -75,6 +75,7 @@ func FuzzGenerateBodies(f *testing.F) {
 			return
 		}
 		req := httptest.NewRequestWithContext(context.Background(), "POST", path, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
 		rec := httptest.NewRecorder()
 		api.ServeHTTP(rec, req)
 		requireNoServerError(t, rec, body)
@@ -115,6 +116,7 @@ func TestArbitraryRequestsNeverFail500(t *testing.T) {
 		body, err := json.Marshal(b)
 		require.NoError(t, err)
 		req := httptest.NewRequestWithContext(context.Background(), "POST", "/generate/posts", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
 		rec := httptest.NewRecorder()
 		api.ServeHTTP(rec, req)
 		requireNoServerError(t, rec, body)

@@ -262,6 +262,22 @@ func (m messages) Forbidden() string {
 	return "Sorry, you are not allowed to do that."
 }
 
+// CrossOrigin is the message of 403 cross_origin_request.
+func (m messages) CrossOrigin() string {
+	if m.de() {
+		return "Anfragen von einer anderen Website werden nicht angenommen."
+	}
+	return "Requests from another site are not accepted."
+}
+
+// UnsupportedMediaType is the message of 415 unsupported_media_type.
+func (m messages) UnsupportedMediaType() string {
+	if m.de() {
+		return "Der Anfrageinhalt muss als Content-Type application/json gesendet werden."
+	}
+	return "The request body must be sent as Content-Type application/json."
+}
+
 // NoRoute is the message of 404 for unknown routes.
 func (m messages) NoRoute() string {
 	if m.de() {

@@ -137,6 +137,7 @@ func TestServerDropsSlowClients(t *testing.T) {
 		} {
 			r, err := http.NewRequest(req.method, srv.URL+base+req.path, strings.NewReader(req.body))
 			require.NoError(t, err)
+			r.Header.Set("Content-Type", "application/json")
 			r.SetBasicAuth("admin", e.adminPW)
 			resp, err := srv.Client().Do(r)
 			require.NoError(t, err)

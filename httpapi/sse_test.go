@@ -232,6 +232,7 @@ func TestStreamClientDisconnectIsNotAnError(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	req, err := http.NewRequestWithContext(ctx, "POST", e.srv.URL+"/generate/posts/stream", strings.NewReader(slowPosts))
 	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := e.srv.Client().Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
@@ -252,6 +253,7 @@ func TestClientDisconnectOfAPlainRequestIsNotAnError(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	req, err := http.NewRequestWithContext(ctx, "POST", e.srv.URL+"/generate/posts", strings.NewReader(slowPosts))
 	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
 	errc := make(chan error, 1)
 	go func() {
 		resp, err := e.srv.Client().Do(req)

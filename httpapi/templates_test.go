@@ -684,6 +684,7 @@ func FuzzTemplateBodies(f *testing.F) {
 			return
 		}
 		req := httptest.NewRequestWithContext(context.Background(), method, path, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
 		rec := httptest.NewRecorder()
 		api.ServeHTTP(rec, req)
 		requireNoServerError(t, rec, body)

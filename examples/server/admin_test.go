@@ -59,3 +59,49 @@ func TestAdminPageIsServedAtAdminURL(t *testing.T) {
 	require.Contains(t, rec.Body.String(), `<form method="post" action="login"`)
 	require.NotEmpty(t, rec.Header().Get("Content-Security-Policy"))
 }
+
+// TestWritesFromOtherSitesAreRefused checks that neither the API nor
+// /login can be driven by a page of another site through a browser that
+// remembers the admin's Basic credentials, while the server's own pages,
+// -trusted-origin and programs keep working.
+func TestWritesFromOtherSitesAreRefused(t *testing.T) {
+	t.Parallel()
+	const pw = "abcd efgh ijkl mnop qrst uvwx"
+	srv, _, closeSite, err := newServer(context.Background(), serverConfig{addr: "127.0.0.1:1", base: "/contentgen/v1", adminPassword: pw, db: "memory",
+		trustedOrigins: []string{"https://admin.example"}})
+	require.NoError(t, err)
+	defer closeSite()
+	send := func(method, path, contentType, body, origin, site string) int {
+		t.Helper()
+		req := httptest.NewRequest(method, path, strings.NewReader(body))
+		req.SetBasicAuth("admin", pw)
+		if contentType != "" {
+			req.Header.Set("Content-Type", contentType)
+		}
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+			req.Header.Set("Sec-Fetch-Site", site)
+		}
+		rec := httptest.NewRecorder()
+		srv.Handler.ServeHTTP(rec, req)
+		return rec.Code
+	}
+	const evil = "https://evil.example"
+	require.Equal(t, http.StatusForbidden, send("POST", "/login", "", "", evil, "cross-site"))
+	require.Equal(t, http.StatusForbidden, send("POST", "/contentgen/v1/settings", "text/plain", `{"hourly_rate":1}`, evil, "cross-site"))
+	require.Equal(t, http.StatusUnsupportedMediaType, send("POST", "/contentgen/v1/settings", "text/plain", `{"hourly_rate":1}`, "", ""))
+
+	require.Equal(t, http.StatusOK, send("POST", "/login", "", "", "http://example.com", "same-origin"))
+	require.Equal(t, http.StatusOK, send("POST", "/login", "", "", "https://admin.example", "cross-site"))
+	require.Equal(t, http.StatusOK, send("POST", "/contentgen/v1/settings", "application/json", `{"hourly_rate":80}`, "https://admin.example", "cross-site"))
+	require.Equal(t, http.StatusOK, send("POST", "/contentgen/v1/settings", "application/json", `{"hourly_rate":81}`, "", ""))
+}
+
+func TestTrustedOriginFlag(t *testing.T) {
+	t.Parallel()
+	var o originFlags
+	require.NoError(t, o.Set("https://admin.example"))
+	require.NoError(t, o.Set("http://127.0.0.1:9000"))
+	require.Error(t, o.Set("admin.example"))
+	require.Equal(t, originFlags{"https://admin.example", "http://127.0.0.1:9000"}, o)
+}

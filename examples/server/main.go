@@ -3,6 +3,7 @@
 //	go run ./examples/server [-addr 127.0.0.1:8080] [-base /contentgen/v1]
 //	                         [-admin-password "xxxx xxxx xxxx xxxx xxxx xxxx"]
 //	                         [-user name:password:role]... [-allow-account-passwords]
+//	                         [-trusted-origin https://admin.example]...
 //	                         [-acf-json DIR] [-db contentgen.db|postgres://...|memory] [-media DIR]
 //	                         [-wordpress-url URL -wordpress-user USER -wordpress-app-password 'xxxx xxxx ...'
 //	                          [-wordpress-db DSN] [-wordpress-prefix wp_] [-wordpress-uploads DIR]]
@@ -30,6 +31,12 @@
 // The admin page (package httpapi/admin) is served beside the API, at
 // /contentgen/admin/ for the default -base; log in there with a user name
 // and its application password.
+//
+// State-changing requests from web pages of other origins are refused
+// (403 cross_origin_request), and request bodies must be sent as
+// application/json. -trusted-origin names an origin whose pages may write
+// nonetheless, such as the public address of a reverse proxy that
+// rewrites the Host header.
 package main
 
 import (
@@ -59,6 +66,19 @@ import (
 type userFlags []userSpec
 
 type userSpec struct{ name, password, role string }
+
+// originFlags collects repeated -trusted-origin flags.
+type originFlags []string
+
+func (o *originFlags) String() string { return strings.Join(*o, ",") }
+
+func (o *originFlags) Set(v string) error {
+	if _, err := httpapi.NewCrossOriginProtection(v); err != nil {
+		return errors.New(`want scheme://host[:port], such as "https://admin.example"`)
+	}
+	*o = append(*o, v)
+	return nil
+}
 
 func (u *userFlags) String() string { return fmt.Sprint(len(*u), " users") }
 
@@ -100,6 +120,8 @@ func run(ctx context.Context, args []string, out *os.File) error {
 	fs.StringVar(&wp.Uploads, "wordpress-uploads", "", "the site's uploads directory (wp-content/uploads), where images are written with -wordpress-db")
 	var users userFlags
 	fs.Var(&users, "user", "add a user as name:password:role whose application password is password (repeatable)")
+	var origins originFlags
+	fs.Var(&origins, "trusted-origin", "an origin (scheme://host[:port]) whose web pages may send state-changing requests, besides the server's own (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -119,7 +141,7 @@ func run(ctx context.Context, args []string, out *os.File) error {
 	srv, creds, closeSite, err := newServer(ctx, serverConfig{
 		addr: *addr, base: *base, adminPassword: *adminPassword, users: users,
 		allowAccount: *allowAccount, keyring: kr, license: lic, acfDir: *acfDir,
-		db: *dbFlag, mediaDir: *mediaDir, wordpress: wp,
+		db: *dbFlag, mediaDir: *mediaDir, wordpress: wp, trustedOrigins: origins,
 	})
 	if err != nil {
 		return err
@@ -171,6 +193,7 @@ type serverConfig struct {
 	acfDir                    string
 	db, mediaDir              string
 	wordpress                 site.WordPress
+	trustedOrigins            []string
 }
 
 // newServer opens the demo site (creating it in a new database), its
@@ -247,18 +270,19 @@ func buildServer(ctx context.Context, c serverConfig) (*http.Server, []userSpec,
 	basic := &httpapi.BasicAuth{Passwords: passwords, Users: dir, AllowAccountPasswords: allowAccount}
 	adminPath := adminPathOf(base)
 	api, err := httpapi.New(gen, &httpapi.Options{
-		Auth:     httpapi.Chain(basic, &httpapi.CookieAuth{Sessions: sessions, Users: dir}),
-		Sessions: sessions,
-		Logger:   logger,
-		License:  c.license,
-		URLs:     httpapi.URLs{AdminURL: adminPath},
+		Auth:           httpapi.Chain(basic, &httpapi.CookieAuth{Sessions: sessions, Users: dir}),
+		Sessions:       sessions,
+		Logger:         logger,
+		License:        c.license,
+		URLs:           httpapi.URLs{AdminURL: adminPath},
+		TrustedOrigins: c.trustedOrigins,
 	})
 	if err != nil {
 		return nil, nil, st, err
 	}
 	adminPage, err := admin.New(&admin.Options{
 		Generator: gen, Sessions: sessions, Verifier: basic, Users: dir,
-		APIBase: "/" + strings.Trim(base, "/"), Logger: logger,
+		APIBase: "/" + strings.Trim(base, "/"), Logger: logger, TrustedOrigins: c.trustedOrigins,
 	})
 	if err != nil {
 		return nil, nil, st, err
@@ -270,7 +294,11 @@ func buildServer(ctx context.Context, c serverConfig) (*http.Server, []userSpec,
 	if st.Files != nil {
 		mux.Handle("GET /uploads/", st.Files)
 	}
-	mux.Handle("POST /login", login(basic, sessions))
+	cop, err := httpapi.NewCrossOriginProtection(c.trustedOrigins...)
+	if err != nil {
+		return nil, nil, st, err
+	}
+	mux.Handle("POST /login", cop.Handler(login(basic, sessions)))
 	return httpapi.NewServer(addr, mux, nil), creds, st, nil
 }
 

@@ -27,6 +27,7 @@ func TestRestartKeepsTheSite(t *testing.T) {
 	call := func(h http.Handler, method, path, body string) map[string]any {
 		t.Helper()
 		req := httptest.NewRequest(method, path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
 		req.SetBasicAuth("admin", pw)
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)

@@ -32,6 +32,7 @@ func TestServerInFrontOfWordPress(t *testing.T) {
 	call := func(method, path, body string) map[string]any {
 		t.Helper()
 		req := httptest.NewRequest(method, path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
 		req.SetBasicAuth("admin", pw)
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)

@@ -60,6 +60,11 @@ type Options struct {
 	// Logger receives failures that are not the client's; nil discards
 	// them.
 	Logger *slog.Logger
+	// TrustedOrigins are origins ("scheme://host[:port]") besides the
+	// page's own from which the login and logout forms may be posted,
+	// such as the public address of a reverse proxy that rewrites the
+	// Host header; the API's httpapi.Options.TrustedOrigins should match.
+	TrustedOrigins []string
 }
 
 // handler serves the admin page.
@@ -136,9 +141,13 @@ func New(opts *Options) (http.Handler, error) {
 	if _, err := rand.Read(key); err != nil {
 		return nil, err
 	}
+	cop, err := httpapi.NewCrossOriginProtection(o.TrustedOrigins...)
+	if err != nil {
+		return nil, err
+	}
 	h := &handler{
 		o: o, mux: http.NewServeMux(), pages: pages, assets: assets, formKey: key,
-		cop: http.NewCrossOriginProtection(),
+		cop: cop,
 		csp: "default-src 'none'; script-src 'self'; style-src 'self'; img-src " + img + "; " +
 			"connect-src " + connect + "; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
 	}

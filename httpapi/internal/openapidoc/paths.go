@@ -535,11 +535,11 @@ var errorStatuses = map[int]struct {
 }{
 	400: {"BadRequest", "A parameter is missing or invalid; the message names it.", codesBadRequest},
 	401: {"Unauthorized", "No valid credentials. Repeated failures are throttled, with Retry-After.", []string{"rest_not_logged_in"}},
-	403: {"Forbidden", "The user lacks the manage_options capability.", []string{"rest_forbidden"}},
+	403: {"Forbidden", "The user lacks the manage_options capability (rest_forbidden), or a state-changing request came from a page of another origin (cross_origin_request: its Origin or Sec-Fetch-Site header names another site), which is refused before authentication.", []string{"rest_forbidden", "cross_origin_request"}},
 	404: {"NotFound", "The item does not exist.", []string{"not_found"}},
 	409: {"Conflict", "A concurrent change got in the way; retrying may succeed.", []string{"conflict"}},
 	413: {"TooLarge", "The request body or file is larger than allowed.", codesTooLarge},
-	415: {"UnsupportedType", "The file type is not allowed.", []string{"unsupported_type"}},
+	415: {"UnsupportedType", "The file type is not allowed (unsupported_type), or a request body was not sent as Content-Type application/json (unsupported_media_type), which is refused before authentication.", []string{"unsupported_type", "unsupported_media_type"}},
 	500: {"InternalError", "An unexpected failure on the server; its cause is logged, not sent.", codesInternal},
 	503: {"Unavailable", "The feature is not configured on this server.", []string{"not_configured"}},
 	507: {"InsufficientStorage", "The site's storage (its database or media files) is full; nothing of the request was kept. Deleting generated content still works and frees space.", []string{"insufficient_storage"}},
@@ -606,15 +606,25 @@ func (o *op) operation() obj {
 		// Every write may find the storage full.
 		statuses = append(statuses, 507)
 	}
-	statuses = append(append(statuses, o.plainErrs...), o.eitherErrs...)
+	plainErrs, eitherErrs := o.plainErrs, o.eitherErrs
+	if o.method != "GET" && o.requestBody == nil {
+		// A body that is not declared as JSON is refused before any
+		// handler runs, in the envelope with a code.
+		statuses = append(statuses, 415)
+		if slices.Contains(plainErrs, 415) {
+			plainErrs = slices.DeleteFunc(slices.Clone(plainErrs), func(s int) bool { return s == 415 })
+			eitherErrs = append(slices.Clone(eitherErrs), 415)
+		}
+	}
+	statuses = append(append(statuses, plainErrs...), eitherErrs...)
 	slices.Sort(statuses)
 	for _, s := range slices.Compact(statuses) {
 		key := strconv.Itoa(s)
 		var schema obj
 		switch {
-		case slices.Contains(o.plainErrs, s):
+		case slices.Contains(plainErrs, s):
 			schema = ref("ErrorWithoutCode")
-		case slices.Contains(o.eitherErrs, s):
+		case slices.Contains(eitherErrs, s):
 			schema = obj{"oneOf": []any{ref(errorSchemaName(s)), ref("ErrorWithoutCode")}}
 		}
 		if schema != nil {
