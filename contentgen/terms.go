@@ -441,6 +441,11 @@ func (g *Generator) GenerateTerms(ctx context.Context, req TermsRequest) (*Resul
 	if v.err != nil {
 		return nil, v.err
 	}
+	hierarchy := req.GenerateHierarchy && tax.Hierarchical
+	if n := treeSize(depth, breadth); hierarchy && n > g.cfg.MaxCount {
+		return nil, Errorf(CodeInvalidCount, "breadth",
+			"a tree of depth %d and breadth %d has %d terms, more than the %d one request may create", depth, breadth, n, g.cfg.MaxCount)
+	}
 	rn, err := g.newRun(ctx, s, req.Seed, req.Locale, nil)
 	if err != nil {
 		return nil, err
@@ -454,7 +459,7 @@ func (g *Generator) GenerateTerms(ctx context.Context, req TermsRequest) (*Resul
 		}
 	}
 	meta := map[string]any{"origin": "terms"}
-	if !req.GenerateHierarchy || !tax.Hierarchical {
+	if !hierarchy {
 		ids, err := g.createTerms(ctx, rn, tax, count, 0, meta)
 		res.IDs = append(res.IDs, ids...)
 		work.terms += len(ids)
@@ -485,4 +490,16 @@ func (g *Generator) GenerateTerms(ctx context.Context, req TermsRequest) (*Resul
 		level = next
 	}
 	return res, nil
+}
+
+// treeSize is the number of terms of a tree of depth levels with breadth
+// children per term: the sum of breadth^level for levels 1..depth. Depth
+// and breadth are already within their ranges, so it cannot overflow.
+func treeSize(depth, breadth int) int {
+	total, level := 0, 1
+	for range depth {
+		level *= breadth
+		total += level
+	}
+	return total
 }
