@@ -592,3 +592,95 @@ func TestImagesReportProgressAsTheyAreMade(t *testing.T) {
 		require.True(t, strings.HasPrefix(m, fmt.Sprintf("Image %d of 5 made (200x150)", i+1)), m)
 	}
 }
+
+func TestTermTreeWithinCountLimit(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, c := range []struct {
+		name                string
+		max, depth, breadth int
+		taxonomy            string
+		want                int
+	}{
+		{"default limit, largest tree", 0, 5, 10, "category", -1},
+		{"default limit, 4^5", 0, 5, 4, "category", -1},
+		{"default limit, 3^5 fits", 0, 5, 3, "category", 363},
+		{"limit 12, exactly", 12, 2, 3, "category", 12},
+		{"limit 11, one over", 11, 2, 3, "category", -1},
+		{"flat taxonomy ignores the tree", 11, 5, 10, "post_tag", 5},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			host, err := memhost.NewDemo(&memhost.Options{Now: clock})
+			require.NoError(t, err)
+			seed := int64(3)
+			gen, err := contentgen.New(host, history.NewMemStore(clock), &contentgen.Config{Seed: &seed, Now: clock, MaxCount: c.max})
+			require.NoError(t, err)
+			before, err := host.Terms(ctx, contentgen.TermQuery{})
+			require.NoError(t, err)
+			res, err := gen.GenerateTerms(ctx, contentgen.TermsRequest{
+				Taxonomy: c.taxonomy, GenerateHierarchy: true, Depth: &c.depth, Breadth: &c.breadth,
+			})
+			if c.want < 0 {
+				require.ErrorIs(t, err, contentgen.ErrInvalidCount)
+				var e *contentgen.Error
+				require.ErrorAs(t, err, &e)
+				require.Equal(t, "breadth", e.Param)
+				after, err := host.Terms(ctx, contentgen.TermQuery{})
+				require.NoError(t, err)
+				require.Len(t, after, len(before), "nothing is created")
+				return
+			}
+			require.NoError(t, err)
+			require.Len(t, res.IDs, c.want)
+		})
+	}
+}
+
+func TestPostHistoryGenerationTime(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	generationTimes := func(t *testing.T, now func() time.Time) []any {
+		t.Helper()
+		host, err := memhost.NewDemo(&memhost.Options{Now: clock})
+		require.NoError(t, err)
+		hist := history.NewMemStore(clock)
+		seed := int64(5)
+		gen, err := contentgen.New(host, hist, &contentgen.Config{Seed: &seed, Now: now, BatchSize: 2})
+		require.NoError(t, err)
+		_, err = gen.GeneratePosts(ctx, noImages(contentgen.PostsRequest{Count: new(4)}))
+		require.NoError(t, err)
+		entries, _, err := hist.List(ctx, history.Filter{ContentType: history.TypePost})
+		require.NoError(t, err)
+		require.Len(t, entries, 4)
+		var out []any
+		for _, e := range entries {
+			require.Contains(t, e.Meta, "generation_time", "the specification lists generation_time in a post's meta")
+			out = append(out, e.Meta["generation_time"])
+		}
+		return out
+	}
+
+	t.Run("fixed clock gives zero", func(t *testing.T) {
+		t.Parallel()
+		for _, v := range generationTimes(t, clock) {
+			require.Equal(t, 0.0, v)
+		}
+	})
+	t.Run("moving clock gives seconds per post", func(t *testing.T) {
+		t.Parallel()
+		var mu sync.Mutex
+		at := epoch
+		tick := func() time.Time {
+			mu.Lock()
+			defer mu.Unlock()
+			at = at.Add(time.Second)
+			return at
+		}
+		for _, v := range generationTimes(t, tick) {
+			f, ok := v.(float64)
+			require.True(t, ok, "generation_time is a number: %T", v)
+			require.Greater(t, f, 0.0)
+		}
+	})
+}

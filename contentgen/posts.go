@@ -130,7 +130,9 @@ func (g *Generator) writePosts(ctx context.Context, rn *run, p *postsPlan, prep 
 	}
 	return chunks(p.count, g.cfg.BatchSize, func(lo, hi int) error {
 		var posts []Post
+		var started time.Time
 		ids, err := g.writeTracked(ctx, batchWrite{kind: KindPost, plan: func(ctx context.Context, attempt int) error {
+			started = g.cfg.Now()
 			if attempt > 0 {
 				if err := g.replan(ctx, rn, prep, lo, hi); err != nil {
 					return err
@@ -153,9 +155,13 @@ func (g *Generator) writePosts(ctx context.Context, rn *run, p *postsPlan, prep 
 			if err != nil {
 				return nil, nil, err
 			}
+			perPost := 0.0
+			if len(ids) > 0 {
+				perPost = max(g.cfg.Now().Sub(started).Seconds(), 0) / float64(len(ids))
+			}
 			entries := make([]history.Entry, len(ids))
 			for i, id := range ids {
-				entries[i] = rn.postEntry(id, &posts[i], p, templateName, prep.fields.populated(&posts[i]))
+				entries[i] = rn.postEntry(id, &posts[i], p, templateName, prep.fields.populated(&posts[i]), perPost)
 			}
 			return ids, entries, nil
 		}})
@@ -273,8 +279,10 @@ func checkPostRefs(ctx context.Context, h Host, rn *run, posts []Post, authors [
 }
 
 // postEntry is the history entry of a generated post. Its meta has a
-// fixed set of keys with deterministic values.
-func (rn *run) postEntry(id int64, post *Post, p *postsPlan, templateName string, populated bool) history.Entry {
+// fixed set of keys; generationTime is the seconds the post took on the
+// Generator's clock (its batch's time shared among its posts), so every
+// value is deterministic under a fixed clock.
+func (rn *run) postEntry(id int64, post *Post, p *postsPlan, templateName string, populated bool, generationTime float64) history.Entry {
 	return history.Entry{
 		ContentType:    history.TypePost,
 		ContentID:      id,
@@ -287,6 +295,7 @@ func (rn *run) postEntry(id int64, post *Post, p *postsPlan, templateName string
 			"template_name":           templateName,
 			"custom_fields_populated": populated,
 			"taxonomies_assigned":     sortedNames(post.Terms),
+			"generation_time":         generationTime,
 			"post_status":             post.Status,
 			"content_format":          string(p.format),
 			"run_id":                  rn.id,
