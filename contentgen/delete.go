@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 
 	"github.com/contentgen/contentgen/history"
 )
@@ -34,28 +33,29 @@ func (sc deleteScope) idFilter() IDFilter {
 
 // generated finds the generated items of a kind in scope: the union of the
 // history and the marker meta, restricted to items that still exist, in
-// ascending order.
+// ascending order. It reads both a page at a time and keeps only ids.
 func (g *Generator) generated(ctx context.Context, kind ObjectKind, sc deleteScope) ([]int64, error) {
-	entries, _, err := g.hist.List(ctx, history.Filter{
-		ContentType:     string(kind),
-		ContentSubtypes: sc.subtypes,
-		ContentIDs:      sc.ids,
-		MetaEquals:      sc.meta,
+	set := map[int64]bool{}
+	err := g.historyPages(ctx, g.scopeFilter(kind, sc), func(ids []int64) error {
+		for _, id := range ids {
+			set[id] = true
+		}
+		return nil
 	})
 	if err != nil {
-		return nil, failed(err, "reading history")
-	}
-	set := make(map[int64]bool, len(entries))
-	for _, e := range entries {
-		set[e.ContentID] = true
+		return nil, err
 	}
 	if len(sc.meta) == 0 {
-		marked, err := g.markedIDs(ctx, kind, sc)
-		if err != nil {
-			return nil, err
-		}
-		for _, id := range marked {
-			set[id] = true
+		for _, key := range markerKeys(kind) {
+			err := g.markedPages(ctx, kind, sc, key, func(ids []int64) (int, error) {
+				for _, id := range ids {
+					set[id] = true
+				}
+				return 0, nil
+			})
+			if err != nil {
+				return nil, err
+			}
 		}
 	}
 	ids := make([]int64, 0, len(set))
@@ -63,35 +63,116 @@ func (g *Generator) generated(ctx context.Context, kind ObjectKind, sc deleteSco
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	live, err := g.existing(ctx, kind, ids)
-	if err != nil {
-		return nil, err
-	}
-	ids = slices.DeleteFunc(ids, func(id int64) bool { return !live[id] })
-	return ids, nil
+	var live []int64
+	err = chunks(len(ids), g.deletePage(), func(lo, hi int) error {
+		ok, err := g.existing(ctx, kind, ids[lo:hi])
+		for _, id := range ids[lo:hi] {
+			if ok[id] {
+				live = append(live, id)
+			}
+		}
+		return err
+	})
+	return live, err
 }
 
-// markedIDs lists the ids of objects carrying the generated marker (for
-// media also the upload marker).
-func (g *Generator) markedIDs(ctx context.Context, kind ObjectKind, sc deleteScope) ([]int64, error) {
-	q := refQuery{ids: sc.idFilter(), subtypes: sc.subtypes, metaKey: MarkerKey, metaValue: MarkerValue}
-	refs, err := g.refs(ctx, kind, q)
-	if err != nil {
-		return nil, err
-	}
-	if kind == KindMedia {
-		q.metaKey = UploadedKey
-		uploaded, err := g.refs(ctx, kind, q)
+// deletePage is how many history entries or objects deletion reads, and
+// how many objects it removes in one transaction, at a time.
+func (g *Generator) deletePage() int { return max(g.cfg.BatchSize, 100) }
+
+// scopeFilter is the history filter of the items of kind in scope.
+func (g *Generator) scopeFilter(kind ObjectKind, sc deleteScope) history.Filter {
+	return history.Filter{ContentType: string(kind), ContentSubtypes: sc.subtypes, ContentIDs: sc.ids, MetaEquals: sc.meta}
+}
+
+// historyPages calls fn with the distinct content ids of the history
+// entries matching f, a page at a time in content id order, so that
+// memory stays bounded whatever the history's size. fn may delete the
+// entries it is given.
+func (g *Generator) historyPages(ctx context.Context, f history.Filter, fn func(ids []int64) error) error {
+	f.ByContentID, f.NoTotal, f.Limit, f.Offset = true, true, g.deletePage(), 0
+	for {
+		entries, _, err := g.hist.List(ctx, f)
 		if err != nil {
-			return nil, err
+			return failed(err, "reading history")
 		}
-		refs = append(refs, uploaded...)
+		if len(entries) == 0 {
+			return nil
+		}
+		// A content id whose entries the limit cut goes whole: the
+		// callers act on ids, not entries.
+		f.AfterContentID = entries[len(entries)-1].ContentID
+		if err := fn(uniqueIDs(entries)); err != nil {
+			return err
+		}
+		if len(entries) < f.Limit {
+			return nil
+		}
 	}
-	ids := make([]int64, len(refs))
-	for i, r := range refs {
-		ids[i] = r.id
+}
+
+// markerKeys are the meta keys that mark objects of kind as generated
+// (for media also as uploaded).
+func markerKeys(kind ObjectKind) []string {
+	if kind == KindMedia {
+		return []string{MarkerKey, UploadedKey}
 	}
-	return ids, nil
+	return []string{MarkerKey}
+}
+
+// markedPages calls fn with the ids of the objects of kind in scope that
+// carry the meta key with MarkerValue, a page at a time in id order. fn
+// returns how many of the ids it removed for good, so that the next page
+// starts after the objects that remain.
+func (g *Generator) markedPages(ctx context.Context, kind ObjectKind, sc deleteScope, key string, fn func(ids []int64) (int, error)) error {
+	limit := g.deletePage()
+	offset := 0
+	for {
+		q := refQuery{ids: sc.idFilter(), metaKey: key, metaValue: MarkerValue, limit: limit, offset: offset}
+		if kind != KindComment {
+			q.subtypes = sc.subtypes
+		}
+		refs, err := g.refs(ctx, kind, q)
+		if err != nil {
+			return err
+		}
+		if len(refs) == 0 {
+			return nil
+		}
+		ids := make([]int64, 0, len(refs))
+		if kind == KindComment && len(sc.subtypes) > 0 {
+			// Comments on posts of the scope's post types.
+			posts := make([]int64, len(refs))
+			for i, r := range refs {
+				posts[i] = r.postID
+			}
+			onType, err := g.refs(ctx, KindPost, refQuery{ids: OnlyIDs(posts...), subtypes: sc.subtypes})
+			if err != nil {
+				return err
+			}
+			keep := make(map[int64]bool, len(onType))
+			for _, p := range onType {
+				keep[p.id] = true
+			}
+			for _, r := range refs {
+				if keep[r.postID] {
+					ids = append(ids, r.id)
+				}
+			}
+		} else {
+			for _, r := range refs {
+				ids = append(ids, r.id)
+			}
+		}
+		removed, err := fn(ids)
+		if err != nil {
+			return err
+		}
+		if len(refs) < limit {
+			return nil
+		}
+		offset += len(refs) - removed
+	}
 }
 
 // exist reports for each id whether the object still exists, through the
@@ -131,11 +212,87 @@ func existOn(ctx context.Context, h Host, kind ObjectKind, ids []int64) ([]bool,
 // history entries, and returns how many it removed. Without force, posts
 // and comments go to the trash of hosts that have one and keep their
 // history, so that a later permanent delete still finds them.
+//
+// A scope without ids is worked through a page at a time, first through
+// the history, then through the markers, one transaction per page, so
+// that memory stays bounded whatever the site's size.
 func (g *Generator) deleteGenerated(ctx context.Context, kind ObjectKind, sc deleteScope, force bool) (int, error) {
-	ids, err := g.generated(ctx, kind, sc)
-	if err != nil || len(ids) == 0 {
+	if len(sc.ids) > 0 {
+		ids, err := g.generated(ctx, kind, sc)
+		if err != nil {
+			return 0, err
+		}
+		n := 0
+		err = chunks(len(ids), g.deletePage(), func(lo, hi int) error {
+			k, err := g.deleteBatch(ctx, kind, ids[lo:hi], force)
+			n += k
+			return err
+		})
+		return n, err
+	}
+	total := 0
+	err := g.historyPages(ctx, g.scopeFilter(kind, sc), func(ids []int64) error {
+		n, err := g.deleteBatch(ctx, kind, ids, force)
+		total += n
+		return err
+	})
+	if err != nil || len(sc.meta) > 0 {
+		return total, err
+	}
+	trashing := g.trashes(kind, force)
+	for _, key := range markerKeys(kind) {
+		err := g.markedPages(ctx, kind, sc, key, func(ids []int64) (int, error) {
+			if trashing {
+				// Trashed items keep their history: those found through
+				// it were trashed above.
+				var err error
+				if ids, err = g.untracked(ctx, kind, ids); err != nil {
+					return 0, err
+				}
+			}
+			n, err := g.deleteBatch(ctx, kind, ids, force)
+			total += n
+			if trashing {
+				return 0, err
+			}
+			return n, err
+		})
+		if err != nil {
+			return total, err
+		}
+	}
+	return total, nil
+}
+
+// untracked returns the ids that have no history entry.
+func (g *Generator) untracked(ctx context.Context, kind ObjectKind, ids []int64) ([]int64, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	entries, _, err := g.hist.List(ctx, history.Filter{ContentType: string(kind), ContentIDs: ids, NoTotal: true})
+	if err != nil {
+		return nil, failed(err, "reading history")
+	}
+	tracked := make(map[int64]bool, len(entries))
+	for _, e := range entries {
+		tracked[e.ContentID] = true
+	}
+	return slices.DeleteFunc(ids, func(id int64) bool { return tracked[id] }), nil
+}
+
+// deleteBatch removes those of ids (a page) that still exist, with their
+// history entries, in one transaction where the host has them, and
+// returns how many it removed.
+func (g *Generator) deleteBatch(ctx context.Context, kind ObjectKind, ids []int64, force bool) (int, error) {
+	live, err := g.existing(ctx, kind, ids)
+	if err != nil {
 		return 0, err
 	}
+	ids = slices.DeleteFunc(slices.Clone(ids), func(id int64) bool { return !live[id] })
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	slices.Sort(ids)
 	err = g.atomically(ctx, func(ctx context.Context, h Host) error {
 		if err := g.removeObjects(ctx, h, kind, ids, force); err != nil {
 			return err
@@ -203,45 +360,41 @@ func (g *Generator) removeObjects(ctx context.Context, h Host, kind ObjectKind, 
 }
 
 // deletePostsWithComments deletes posts permanently; the host removes
-// their comments with them, and the history of those comments goes too:
-// every comment entry recorded for one of the posts whose comment no
-// longer exists, also one a concurrent run added meanwhile.
+// their comments with them, and the history of those comments goes too.
+// A PostDeleter says which comments went; elsewhere they are read before
+// the posts go, and those no longer there are forgotten.
 func (g *Generator) deletePostsWithComments(ctx context.Context, h Host, ids []int64) error {
-	if err := h.DeletePosts(ctx, ids); err != nil {
-		return err
-	}
-	posts := make(map[string]bool, len(ids))
-	for _, id := range ids {
-		posts[strconv.FormatInt(id, 10)] = true
-	}
-	entries, _, err := g.hist.List(ctx, history.Filter{ContentType: string(KindComment)})
-	if err != nil {
-		return err
-	}
-	var onPosts []history.Entry
-	for _, e := range entries {
-		if posts[history.MetaString(e.Meta["post_id"])] {
-			onPosts = append(onPosts, e)
+	var comments []int64
+	if pd, ok := h.(PostDeleter); ok {
+		var err error
+		if comments, err = pd.DeletePostsWithComments(ctx, ids); err != nil {
+			return err
+		}
+	} else {
+		onPosts, err := h.Comments(ctx, CommentQuery{PostIDs: OnlyIDs(ids...)})
+		if err != nil {
+			return err
+		}
+		if err := h.DeletePosts(ctx, ids); err != nil {
+			return err
+		}
+		all := make([]int64, len(onPosts))
+		for i, c := range onPosts {
+			all[i] = c.ID
+		}
+		live, err := existingOn(ctx, h, KindComment, all)
+		if err != nil {
+			return err
+		}
+		for _, id := range all {
+			if !live[id] {
+				comments = append(comments, id)
+			}
 		}
 	}
-	if len(onPosts) == 0 {
-		return nil
-	}
-	live, err := existingOn(ctx, h, KindComment, uniqueIDs(onPosts))
-	if err != nil {
-		return err
-	}
-	var gone []string
-	for _, e := range onPosts {
-		if !live[e.ContentID] {
-			gone = append(gone, e.ID)
-		}
-	}
-	if len(gone) == 0 {
-		return nil
-	}
-	_, err = g.hist.Delete(ctx, gone...)
-	return err
+	return chunks(len(comments), g.deletePage(), func(lo, hi int) error {
+		return g.forget(ctx, KindComment, comments[lo:hi])
+	})
 }
 
 // reassignTarget picks the user who inherits the posts of deleted users: a
@@ -278,7 +431,7 @@ func (g *Generator) forget(ctx context.Context, kind ObjectKind, ids []int64) er
 	if len(ids) == 0 {
 		return nil
 	}
-	entries, _, err := g.hist.List(ctx, history.Filter{ContentType: string(kind), ContentIDs: ids})
+	entries, _, err := g.hist.List(ctx, history.Filter{ContentType: string(kind), ContentIDs: ids, NoTotal: true})
 	if err != nil {
 		return failed(err, "reading history")
 	}

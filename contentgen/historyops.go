@@ -128,15 +128,14 @@ func (g *Generator) HistoryStats(ctx context.Context) (st history.Stats, existin
 		if st.ByType[t] == 0 {
 			continue
 		}
-		entries, _, err := g.hist.List(ctx, history.Filter{ContentType: t})
-		if err != nil {
-			return st, nil, failed(err, "reading history")
-		}
-		live, err := g.existing(ctx, ObjectKind(t), uniqueIDs(entries))
+		err := g.historyPages(ctx, history.Filter{ContentType: t}, func(ids []int64) error {
+			live, err := g.existing(ctx, ObjectKind(t), ids)
+			existing[t] += len(live)
+			return err
+		})
 		if err != nil {
 			return st, nil, err
 		}
-		existing[t] = len(live)
 	}
 	return st, existing, nil
 }
@@ -201,38 +200,45 @@ func (g *Generator) ClearHistory(ctx context.Context) error {
 }
 
 // PruneHistory removes the entries whose content no longer exists on the
-// host and returns how many it removed.
+// host and returns how many it removed. It works a page of entries at a
+// time, so that memory stays bounded whatever the history's size.
 func (g *Generator) PruneHistory(ctx context.Context) (int, error) {
-	entries, _, err := g.hist.List(ctx, history.Filter{})
-	if err != nil {
-		return 0, failed(err, "reading history")
-	}
-	byKind := map[ObjectKind][]history.Entry{}
-	for _, e := range entries {
-		k := ObjectKind(e.ContentType)
-		byKind[k] = append(byKind[k], e)
-	}
-	var orphans []string
+	removed := 0
 	for _, kind := range []ObjectKind{KindPost, KindTerm, KindUser, KindComment, KindMedia} {
-		es := byKind[kind]
-		live, err := g.existing(ctx, kind, uniqueIDs(es))
-		if err != nil {
-			return 0, err
-		}
-		for _, e := range es {
-			if !live[e.ContentID] {
-				orphans = append(orphans, e.ID)
+		var after int64
+		for {
+			f := history.Filter{ContentType: string(kind), ByContentID: true, AfterContentID: after, NoTotal: true, Limit: g.deletePage()}
+			entries, _, err := g.hist.List(ctx, f)
+			if err != nil {
+				return removed, failed(err, "reading history")
+			}
+			if len(entries) == 0 {
+				break
+			}
+			after = entries[len(entries)-1].ContentID
+			live, err := g.existing(ctx, kind, uniqueIDs(entries))
+			if err != nil {
+				return removed, err
+			}
+			var orphans []string
+			for _, e := range entries {
+				if !live[e.ContentID] {
+					orphans = append(orphans, e.ID)
+				}
+			}
+			if len(orphans) > 0 {
+				n, err := g.hist.Delete(ctx, orphans...)
+				if err != nil {
+					return removed, failed(err, "updating history")
+				}
+				removed += n
+			}
+			if len(entries) < f.Limit {
+				break
 			}
 		}
 	}
-	if len(orphans) == 0 {
-		return 0, nil
-	}
-	n, err := g.hist.Delete(ctx, orphans...)
-	if err != nil {
-		return 0, failed(err, "updating history")
-	}
-	return n, nil
+	return removed, nil
 }
 
 // PostOrigin reports whether the post id was generated (by its marker or

@@ -228,6 +228,17 @@ type Exister interface {
 	Exist(ctx context.Context, kind ObjectKind, ids []int64) ([]bool, error)
 }
 
+// PostDeleter is implemented by hosts that delete posts with their
+// comments, term links and the meta of both in bulk and say which
+// comments went, so that deleting a batch of posts costs the same
+// whatever the size of the site.
+type PostDeleter interface {
+	// DeletePostsWithComments removes posts permanently, as DeletePosts
+	// does, and returns the ids of the comments removed with them,
+	// ascending (none for none). Ids that do not exist are ignored.
+	DeletePostsWithComments(ctx context.Context, ids []int64) ([]int64, error)
+}
+
 // MediaStorer is implemented by hosts that keep the bytes of media items.
 type MediaStorer interface {
 	// StoreMedia stores m with its bytes, and the bytes of its Sizes, and

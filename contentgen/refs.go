@@ -24,6 +24,9 @@ type refQuery struct {
 	// and comments on posts of these post types; empty keeps all.
 	subtypes           []string
 	metaKey, metaValue string
+	// limit and offset page the host's query (ordered by id); 0 means
+	// all. Comments of other post types are left out after the paging.
+	limit, offset int
 }
 
 // refs lists the objects of a kind matching q: the one place that queries
@@ -40,7 +43,7 @@ func refsOn(ctx context.Context, h Host, kind ObjectKind, q refQuery) ([]ref, er
 	var out []ref
 	switch kind {
 	case KindPost:
-		items, err := h.Posts(ctx, PostQuery{IDs: q.ids, Types: q.subtypes, MetaKey: q.metaKey, MetaValue: q.metaValue})
+		items, err := h.Posts(ctx, PostQuery{IDs: q.ids, Types: q.subtypes, MetaKey: q.metaKey, MetaValue: q.metaValue, Limit: q.limit, Offset: q.offset})
 		if err != nil {
 			return nil, failed(err, "listing posts")
 		}
@@ -48,7 +51,7 @@ func refsOn(ctx context.Context, h Host, kind ObjectKind, q refQuery) ([]ref, er
 			out = append(out, ref{id: it.ID, title: it.Title, subtype: it.Type})
 		}
 	case KindTerm:
-		items, err := h.Terms(ctx, TermQuery{IDs: q.ids, Taxonomies: q.subtypes, MetaKey: q.metaKey, MetaValue: q.metaValue, Bare: true})
+		items, err := h.Terms(ctx, TermQuery{IDs: q.ids, Taxonomies: q.subtypes, MetaKey: q.metaKey, MetaValue: q.metaValue, Bare: true, Limit: q.limit, Offset: q.offset})
 		if err != nil {
 			return nil, failed(err, "listing terms")
 		}
@@ -56,7 +59,7 @@ func refsOn(ctx context.Context, h Host, kind ObjectKind, q refQuery) ([]ref, er
 			out = append(out, ref{id: it.ID, title: it.Name, subtype: it.Taxonomy})
 		}
 	case KindUser:
-		items, err := h.Users(ctx, UserQuery{IDs: q.ids, MetaKey: q.metaKey, MetaValue: q.metaValue})
+		items, err := h.Users(ctx, UserQuery{IDs: q.ids, MetaKey: q.metaKey, MetaValue: q.metaValue, Limit: q.limit, Offset: q.offset})
 		if err != nil {
 			return nil, failed(err, "listing users")
 		}
@@ -66,7 +69,7 @@ func refsOn(ctx context.Context, h Host, kind ObjectKind, q refQuery) ([]ref, er
 	case KindComment:
 		return commentRefs(ctx, h, q)
 	case KindMedia:
-		items, err := h.Media(ctx, MediaQuery{IDs: q.ids, MetaKey: q.metaKey, MetaValue: q.metaValue})
+		items, err := h.Media(ctx, MediaQuery{IDs: q.ids, MetaKey: q.metaKey, MetaValue: q.metaValue, Limit: q.limit, Offset: q.offset})
 		if err != nil {
 			return nil, failed(err, "listing media")
 		}
@@ -79,7 +82,7 @@ func refsOn(ctx context.Context, h Host, kind ObjectKind, q refQuery) ([]ref, er
 
 // commentRefs lists comments, keeping those on posts of q.subtypes.
 func commentRefs(ctx context.Context, h Host, q refQuery) ([]ref, error) {
-	items, err := h.Comments(ctx, CommentQuery{IDs: q.ids, MetaKey: q.metaKey, MetaValue: q.metaValue})
+	items, err := h.Comments(ctx, CommentQuery{IDs: q.ids, MetaKey: q.metaKey, MetaValue: q.metaValue, Limit: q.limit, Offset: q.offset})
 	if err != nil {
 		return nil, failed(err, "listing comments")
 	}

@@ -60,6 +60,17 @@ type Filter struct {
 	// MetaEquals keeps entries whose Meta[key], formatted by MetaString, is
 	// equal to the value; an absent key formats as "".
 	MetaEquals map[string]string
+	// AfterContentID, when positive, keeps entries whose ContentID is
+	// greater: the cursor of a walk in content id order (ByContentID).
+	AfterContentID int64
+	// ByContentID orders the entries by ContentID, ascending (ties in
+	// insertion order), instead of newest first: with AfterContentID set
+	// to the last ContentID of a page, the next page follows, at the same
+	// cost whatever the store's size.
+	ByContentID bool
+	// NoTotal tells List not to count the matching entries: it returns 0
+	// as the total, sparing a count over the whole store.
+	NoTotal bool
 	// Limit caps the number of entries returned; 0 means no cap.
 	Limit int
 	// Offset skips that many matching entries.
@@ -106,8 +117,9 @@ type Store interface {
 	Get(ctx context.Context, id string) (Entry, error)
 
 	// List returns the entries matching f, newest first (ties broken by
-	// insertion order, newest first), after Offset and up to Limit, and the
-	// total number of matching entries before Offset and Limit.
+	// insertion order, newest first) or, with f.ByContentID, by content
+	// id, after Offset and up to Limit, and the total number of matching
+	// entries before Offset and Limit (0 with f.NoTotal).
 	List(ctx context.Context, f Filter) ([]Entry, int, error)
 
 	// Delete removes the entries with these ids and returns how many

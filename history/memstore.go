@@ -1,6 +1,7 @@
 package history
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"slices"
@@ -78,6 +79,9 @@ func (f Filter) Matches(e *Entry) bool {
 		return false
 	}
 	if len(f.ContentSubtypes) > 0 && !containsString(f.ContentSubtypes, e.ContentSubtype) {
+		return false
+	}
+	if f.AfterContentID > 0 && e.ContentID <= f.AfterContentID {
 		return false
 	}
 	if len(f.ContentIDs) > 0 {
@@ -183,11 +187,22 @@ func (s *MemStore) List(ctx context.Context, f Filter) ([]Entry, int, error) {
 			matched = append(matched, i)
 		}
 	}
-	// Newest first; insertion order (already reversed) breaks ties.
-	slices.SortStableFunc(matched, func(a, b int) int {
-		return s.entries[b].CreatedAt.Compare(s.entries[a].CreatedAt)
-	})
+	if f.ByContentID {
+		// Content id, then insertion order.
+		slices.Reverse(matched)
+		slices.SortStableFunc(matched, func(a, b int) int {
+			return cmp.Compare(s.entries[a].ContentID, s.entries[b].ContentID)
+		})
+	} else {
+		// Newest first; insertion order (already reversed) breaks ties.
+		slices.SortStableFunc(matched, func(a, b int) int {
+			return s.entries[b].CreatedAt.Compare(s.entries[a].CreatedAt)
+		})
+	}
 	total := len(matched)
+	if f.NoTotal {
+		total = 0
+	}
 	if f.Offset > 0 {
 		if f.Offset >= len(matched) {
 			matched = nil

@@ -39,6 +39,7 @@
 // and e-mail addresses; a cancelled context returning its error and
 // writing nothing; concurrent use. The optional capabilities are checked
 // when the host implements them and skipped otherwise: trash (Trasher),
-// commit and rollback (Transactor), bulk existence (Exister) and the round
-// trip of stored bytes (MediaStorer).
+// commit and rollback (Transactor), bulk existence (Exister), deleting
+// posts with their comments in bulk (PostDeleter) and the round trip of
+// stored bytes (MediaStorer).
 package hosttest

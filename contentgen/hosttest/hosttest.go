@@ -38,6 +38,7 @@ func Run(t *testing.T, newHost func(t *testing.T) contentgen.Host) {
 		{"Trasher", trasherTests()},
 		{"Transactor", transactorTests()},
 		{"Exister", existerTests()},
+		{"PostDeleter", postDeleterTests()},
 		{"MediaStorer", mediaStorerTests()},
 	}
 	for _, g := range groups {

@@ -306,3 +306,40 @@ func mediaStorerTests() []test {
 		}},
 	}
 }
+
+func postDeleterTests() []test {
+	return []test{
+		{"DeletePostsWithComments", func(t *testing.T, f *fixture) {
+			pd, ok := f.h.(contentgen.PostDeleter)
+			if !ok {
+				t.Skip("host does not implement contentgen.PostDeleter")
+			}
+			ids := f.createPosts(t, f.post("Deleted"), f.post("Kept"), f.post("Also deleted"))
+			c1 := f.createComment(t, ids[0], 0, "On a deleted post")
+			reply := f.createComment(t, ids[0], c1, "A reply")
+			kept := f.createComment(t, ids[1], 0, "On a kept post")
+			c3 := f.createComment(t, ids[2], 0, "On the other deleted post")
+
+			got, err := pd.DeletePostsWithComments(f.ctx, []int64{ids[2], ids[0], f.removedID(t, contentgen.KindPost)})
+			require.NoError(t, err)
+			require.Equal(t, []int64{c1, reply, c3}, got, "the comments removed, ascending")
+			for _, id := range []int64{ids[0], ids[2]} {
+				require.False(t, f.exists(t, contentgen.KindPost, id))
+			}
+			for _, id := range got {
+				require.False(t, f.exists(t, contentgen.KindComment, id))
+				_, err := f.h.Meta(f.ctx, contentgen.KindComment, id)
+				require.ErrorIs(t, err, contentgen.ErrHostNotFound, "the comments' meta goes with them")
+			}
+			require.True(t, f.exists(t, contentgen.KindPost, ids[1]))
+			require.True(t, f.exists(t, contentgen.KindComment, kept))
+
+			got, err = pd.DeletePostsWithComments(f.ctx, []int64{ids[0]})
+			require.NoError(t, err)
+			require.Empty(t, got, "posts already gone remove nothing")
+			got, err = pd.DeletePostsWithComments(f.ctx, nil)
+			require.NoError(t, err)
+			require.Empty(t, got)
+		}},
+	}
+}

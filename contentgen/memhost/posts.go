@@ -129,8 +129,25 @@ func (h *Host) DeletePosts(ctx context.Context, ids []int64) error {
 	})
 }
 
-// deletePosts removes the posts ids and everything hanging from them.
-func (st *state) deletePosts(ids []int64) {
+var _ contentgen.PostDeleter = (*Host)(nil)
+
+// DeletePostsWithComments implements contentgen.PostDeleter.
+func (h *Host) DeletePostsWithComments(ctx context.Context, ids []int64) ([]int64, error) {
+	var comments []int64
+	err := h.write(ctx, func(st *state) error {
+		comments = st.deletePosts(ids)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(comments)
+	return comments, nil
+}
+
+// deletePosts removes the posts ids and everything hanging from them, and
+// returns the ids of the comments removed.
+func (st *state) deletePosts(ids []int64) (comments []int64) {
 	gone := map[int64]int64{} // removed post → its parent
 	for _, id := range ids {
 		if p := st.posts.get(id); p != nil {
@@ -138,11 +155,12 @@ func (st *state) deletePosts(ids []int64) {
 		}
 	}
 	if len(gone) == 0 {
-		return
+		return nil
 	}
 	for id := range gone {
 		for cid := range st.postComments[id] {
 			st.comments.remove(cid)
+			comments = append(comments, cid)
 		}
 		st.posts.remove(id)
 	}
@@ -170,4 +188,5 @@ func (st *state) deletePosts(ids []int64) {
 			}
 		}
 	}
+	return comments
 }

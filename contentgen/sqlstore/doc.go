@@ -105,8 +105,8 @@
 //     inserts each table in bulk; unique slugs, logins and e-mail
 //     addresses are constraints, reported as contentgen.ErrHostConflict.
 //     Queries read a page and then the terms, roles and meta of the whole
-//     page in one query each. Host implements Trasher, Transactor, Exister
-//     and MediaStorer: with HostOptions.MediaDir a media file exists
+//     page in one query each. Host implements Trasher, Transactor, Exister,
+//     PostDeleter and MediaStorer: with HostOptions.MediaDir a media file exists
 //     exactly while its record does, placed once its insert commits and
 //     removed once its delete commits.
 //

@@ -158,6 +158,10 @@ func (s *historyStore) where(f history.Filter) (string, []any) {
 		conds = append(conds, c)
 		args = append(args, a...)
 	}
+	if f.AfterContentID > 0 {
+		conds = append(conds, "content_id > ?")
+		args = append(args, f.AfterContentID)
+	}
 	if len(f.ContentIDs) > 0 {
 		c, a := s.db.d.inList("content_id", f.ContentIDs)
 		conds = append(conds, c)
@@ -186,8 +190,9 @@ func (s *historyStore) where(f history.Filter) (string, []any) {
 }
 
 // List implements history.Store in two queries on one snapshot: the
-// count of matching entries, then the page, which the index on
-// (created_at, seq) serves in order.
+// count of matching entries (left out with NoTotal), then the page, which
+// the index on (created_at, seq) serves in order, or with ByContentID the
+// one on (content_type, content_id).
 func (s *historyStore) List(ctx context.Context, f history.Filter) ([]history.Entry, int, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err
@@ -199,19 +204,26 @@ func (s *historyStore) List(ctx context.Context, f history.Filter) ([]history.En
 	}
 	offset := max(f.Offset, 0)
 	countSQL := s.db.stmt("SELECT COUNT(*) FROM history" + where)
-	pageSQL := s.db.stmt("SELECT " + historyCols + " FROM history" + where +
-		" ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?")
+	order := " ORDER BY created_at DESC, seq DESC"
+	if f.ByContentID {
+		order = " ORDER BY content_id, seq"
+	}
+	pageSQL := s.db.stmt("SELECT " + historyCols + " FROM history" + where + order + " LIMIT ? OFFSET ?")
 	var out []history.Entry
 	total := 0
 	err := s.db.readTx(ctx, func(ctx context.Context, q querier) error {
 		out, total = nil, 0
-		if err := queryRow(ctx, q, countSQL, args, &total); err != nil {
-			return err
+		if f.NoTotal {
+			out = make([]history.Entry, 0, min(limit, 1024))
+		} else {
+			if err := queryRow(ctx, q, countSQL, args, &total); err != nil {
+				return err
+			}
+			if total <= offset {
+				return nil
+			}
+			out = make([]history.Entry, 0, min(int64(total-offset), limit))
 		}
-		if total <= offset {
-			return nil
-		}
-		out = make([]history.Entry, 0, min(int64(total-offset), limit))
 		return queryEach(ctx, q, pageSQL, append(args, limit, offset), func(rows *sql.Rows) error {
 			e, err := scanEntry(rows)
 			out = append(out, e)

@@ -218,7 +218,7 @@ func (h *Host) DeleteUsers(ctx context.Context, ids []int64, reassignTo int64) e
 				return err
 			})
 			if err == nil {
-				err = h.deletePosts(ctx, q, posts)
+				_, err = h.deletePosts(ctx, q, posts)
 			}
 			if err != nil {
 				return fail(ctx, "deleting the posts of users", err)

@@ -258,16 +258,35 @@ func (h *Host) Posts(ctx context.Context, pq contentgen.PostQuery) ([]contentgen
 // DeletePosts implements contentgen.Host.
 func (h *Host) DeletePosts(ctx context.Context, ids []int64) error {
 	return h.write(ctx, func(ctx context.Context, q querier) error {
-		return fail(ctx, "deleting posts", h.deletePosts(ctx, q, ids))
+		_, err := h.deletePosts(ctx, q, ids)
+		return fail(ctx, "deleting posts", err)
 	})
 }
 
-// deletePosts removes posts with their meta, term links and comments;
-// child posts and attached media move to the nearest remaining ancestor.
-func (h *Host) deletePosts(ctx context.Context, q querier, ids []int64) error {
+var _ contentgen.PostDeleter = (*Host)(nil)
+
+// DeletePostsWithComments implements contentgen.PostDeleter: one
+// transaction of a statement per table.
+func (h *Host) DeletePostsWithComments(ctx context.Context, ids []int64) ([]int64, error) {
+	var comments []int64
+	err := h.write(ctx, func(ctx context.Context, q querier) error {
+		var err error
+		comments, err = h.deletePosts(ctx, q, ids)
+		return fail(ctx, "deleting posts", err)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return comments, nil
+}
+
+// deletePosts removes posts with their meta, term links and comments,
+// and returns the ids of the comments, ascending; child posts and
+// attached media move to the nearest remaining ancestor.
+func (h *Host) deletePosts(ctx context.Context, q querier, ids []int64) ([]int64, error) {
 	anc, err := h.parents(ctx, q, "posts", ids)
 	if err != nil || len(anc) == 0 {
-		return err
+		return nil, err
 	}
 	removed := make([]int64, 0, len(anc))
 	for id := range anc {
@@ -275,35 +294,35 @@ func (h *Host) deletePosts(ctx context.Context, q querier, ids []int64) error {
 	}
 	slices.Sort(removed)
 	if err := h.reparent(ctx, q, "posts", anc); err != nil {
-		return err
+		return nil, err
 	}
 	if err := h.reparent(ctx, q, "media", anc); err != nil {
-		return err
+		return nil, err
 	}
 	var comments []int64
 	cond, args := h.db.d.inList("post_id", removed)
-	err = queryEach(ctx, q, h.db.stmt("SELECT id FROM comments WHERE "+cond), args, func(rows *sql.Rows) error {
+	err = queryEach(ctx, q, h.db.stmt("SELECT id FROM comments WHERE "+cond+" ORDER BY id"), args, func(rows *sql.Rows) error {
 		var id int64
 		err := rows.Scan(&id)
 		comments = append(comments, id)
 		return err
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := h.deleteMeta(ctx, q, contentgen.KindComment, comments); err != nil {
-		return err
+		return nil, err
 	}
 	if err := h.deleteIn(ctx, q, "comments", "post_id", removed); err != nil {
-		return err
+		return nil, err
 	}
 	if err := h.deleteIn(ctx, q, "term_links", "post_id", removed); err != nil {
-		return err
+		return nil, err
 	}
 	if err := h.deleteMeta(ctx, q, contentgen.KindPost, removed); err != nil {
-		return err
+		return nil, err
 	}
-	return h.deleteIn(ctx, q, "posts", "id", removed)
+	return comments, h.deleteIn(ctx, q, "posts", "id", removed)
 }
 
 // TrashPosts implements contentgen.Trasher.

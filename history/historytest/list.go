@@ -17,6 +17,25 @@ func listTests() []test {
 			require.Empty(t, entries)
 			require.Zero(t, total)
 		}},
+		{"ByContentIDWithCursor", func(t *testing.T, f *fixture) {
+			// Added out of content id order, with two entries for id 3
+			// and an entry of another type.
+			in := f.add(t, entry(5, at(1)), entry(3, at(2)), entry(9, at(0)), entry(3, at(-5)), entry(1, at(3)))
+			f.add(t, history.Entry{ContentType: history.TypeTerm, ContentSubtype: "category", ContentID: 4, CreatedAt: at(0)})
+			filter := history.Filter{ContentType: history.TypePost, ByContentID: true, NoTotal: true, Limit: 2}
+			page, total := f.list(t, filter)
+			require.Zero(t, total, "NoTotal leaves the total out")
+			require.Equal(t, []string{in[4].ID, in[1].ID}, ids(page), "content id order, ties in insertion order")
+			filter.AfterContentID = page[len(page)-1].ContentID
+			page, _ = f.list(t, filter)
+			require.Equal(t, []string{in[0].ID, in[2].ID}, ids(page), "the cursor skips what the last page reached")
+			filter.AfterContentID = 9
+			page, _ = f.list(t, filter)
+			require.Empty(t, page)
+			page, total = f.list(t, history.Filter{AfterContentID: 3, ContentType: history.TypePost})
+			require.Equal(t, 2, total, "AfterContentID filters the total too")
+			require.Equal(t, []string{in[0].ID, in[2].ID}, ids(page), "newest first by default")
+		}},
 		{"NewestFirst", func(t *testing.T, f *fixture) {
 			// Added out of time order.
 			in := f.add(t, entry(1, at(30)), entry(2, at(-600)), entry(3, at(45)))
