@@ -293,6 +293,10 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r = r.WithContext(withPrincipal(r.Context(), p))
+	if err := queryNUL(r.URL.RawQuery); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
 	if _, pattern := a.mux.Handler(r); pattern == "" {
 		a.noRoute(w, r)
 		return

@@ -32,6 +32,9 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, limit int64, v any) erro
 	if body[0] != '{' {
 		return paramError("body", "request body must be a JSON object")
 	}
+	if err := bodyNUL(body); err != nil {
+		return err
+	}
 	return jsonError(json.Unmarshal(body, v))
 }
 

@@ -594,5 +594,9 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 		}
 		return nil, paramError("body", "request body could not be read")
 	}
-	return bytes.TrimSpace(body), nil
+	body = bytes.TrimSpace(body)
+	if err := bodyNUL(body); err != nil {
+		return nil, err
+	}
+	return body, nil
 }

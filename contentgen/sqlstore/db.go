@@ -355,7 +355,19 @@ func fail(ctx context.Context, what string, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("sqlstore: %s: %w", what, err)
 	}
+	if isBadText(err) {
+		return fmt.Errorf("sqlstore: %s: %w", what, &contentgen.Error{Code: contentgen.CodeInvalidParameter, Err: err,
+			Message: "a text holds a character the database cannot store (such as NUL)"})
+	}
 	return fmt.Errorf("sqlstore: %s: %w", what, markFull(err))
+}
+
+// isBadText reports whether err is PostgreSQL's refusal of a text it
+// cannot store: character_not_in_repertoire (22021, a NUL in text) or
+// untranslatable_character (22P05, a \u0000 in jsonb).
+func isBadText(err error) bool {
+	c := pgCode(err)
+	return c == "22021" || c == "22P05"
 }
 
 // isFull reports whether err says that the storage is full: SQLITE_FULL
