@@ -100,6 +100,9 @@ type DB struct {
 	prefix string
 	now    func() time.Time
 	log    *slog.Logger
+	// sleep pauses before another run of an aborted transaction (see
+	// retry); tests replace it.
+	sleep func(ctx context.Context, d time.Duration) error
 
 	closeOnce sync.Once
 	closeErr  error
@@ -136,7 +139,7 @@ func open(ctx context.Context, dsn string, opts *Options, upTo int) (*DB, error)
 	if dsn == "" {
 		return nil, errors.New("sqlstore: empty DSN")
 	}
-	db := &DB{now: o.Now, log: o.Logger, prefix: o.TablePrefix}
+	db := &DB{now: o.Now, log: o.Logger, prefix: o.TablePrefix, sleep: sleepCtx}
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
 		err = db.openPostgres(dsn, o)

@@ -164,10 +164,14 @@ func (mysqlDialect) isConflict(err error) bool {
 }
 
 // isRetryable: a deadlock (1213), after which InnoDB has rolled the whole
-// transaction back. A lock wait timeout (1205) is not: it undoes only the
-// statement, and running the transaction again would likely wait as long.
-func (mysqlDialect) isRetryable(err error) bool { return mysqlCode(err) == 1213 }
-func (mysqlDialect) rawConn() bool              { return false }
+// transaction back, or a lock wait timeout (1205), which undoes only the
+// statement; the caller rolls the rest back before it runs the
+// transaction again.
+func (mysqlDialect) isRetryable(err error) bool {
+	c := mysqlCode(err)
+	return c == 1213 || c == 1205
+}
+func (mysqlDialect) rawConn() bool { return false }
 
 // upsert with set empty adds nothing: an ON DUPLICATE KEY UPDATE that
 // changes nothing counts its row as affected under CLIENT_FOUND_ROWS,

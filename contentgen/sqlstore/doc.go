@@ -104,6 +104,14 @@
 //     concurrent delete cannot slip in), takes its ids up front and
 //     inserts each table in bulk; unique slugs, logins and e-mail
 //     addresses are constraints, reported as contentgen.ErrHostConflict.
+//     Writes lock the rows they delete, and those they refer to, in one
+//     order (users, terms, media, posts, comments; by id within a table),
+//     and Exist in a transaction keeps the rows it finds, so that a
+//     reference deleted meanwhile is found gone before the write, not
+//     reported by it. A write of its own transaction (History.Add too)
+//     that the engine still aborts as a deadlock, serialisation failure
+//     or lock wait timeout is run again after a random pause of 10 to
+//     200 ms, up to five runs.
 //     Queries read a page and then the terms, roles and meta of the whole
 //     page in one query each. Host implements Trasher, Transactor, Exister,
 //     PostDeleter and MediaStorer: with HostOptions.MediaDir a media file exists

@@ -70,7 +70,9 @@ func (s *historyStore) Add(ctx context.Context, entries []history.Entry) error {
 		}
 		rows[i].index = index
 	}
-	err := s.db.inTx(ctx, func(ctx context.Context, q querier) error {
+	// Only rows are written: a run the engine aborted as a deadlock can
+	// be run again.
+	err := s.db.retry(ctx, func(ctx context.Context, q querier) error {
 		err := s.db.d.insertRows(ctx, q, s.db.table("history"), historyInsertCols, len(entries), func(i, c int) any {
 			e := &entries[i]
 			switch c {

@@ -101,14 +101,10 @@ func (h *Host) reader(ctx context.Context) (querier, error) {
 	return h.db.reader(ctx), nil
 }
 
-// maxWriteAttempts bounds the runs of a write of its own transaction that
-// PostgreSQL or MySQL aborted as a deadlock or serialisation failure.
-const maxWriteAttempts = 3
-
 // write runs fn in a transaction: the Host's own, the one ctx carries, or
 // a new one. In a new one, fn is run again when the engine aborted it as
-// a deadlock or serialisation failure: the Host's writes only touch the
-// database, so running them again is safe.
+// a deadlock or serialisation failure (see DB.retry): the Host's writes
+// only touch the database, so running them again is safe.
 func (h *Host) write(ctx context.Context, fn func(ctx context.Context, q querier) error) error {
 	if err := ctx.Err(); err != nil {
 		return err

@@ -38,9 +38,38 @@ func uniqueIDs(ids []int64) []int64 {
 	return slices.Compact(out)
 }
 
+// lockOrder: the writes of the Host lock the rows they delete (FOR
+// UPDATE) or refer to (FOR SHARE) table by table in one order, users,
+// terms, media, posts, comments, and within a table by ascending id,
+// before they change anything, so that two writes never wait for each
+// other in a circle. A delete locks the rows it removes first: a write
+// that refers to one of them waits for the delete to commit and then
+// finds it gone (contentgen.ErrHostReference), and leaves nothing behind
+// that names it.
+
+// lockRows returns which of ids exist in table, locking them (FOR UPDATE
+// on PostgreSQL and MySQL, in ascending id order) for the delete that
+// follows.
+func (h *Host) lockRows(ctx context.Context, q querier, table string, ids []int64) (map[int64]bool, error) {
+	out := map[int64]bool{}
+	ids = uniqueIDs(ids)
+	if len(ids) == 0 {
+		return out, nil
+	}
+	cond, args := h.db.d.inList("id", ids)
+	err := queryEach(ctx, q, h.db.stmt("SELECT id FROM "+table+" WHERE "+cond+" ORDER BY id"+h.db.d.forUpdate()), args,
+		func(rows *sql.Rows) error {
+			var id int64
+			err := rows.Scan(&id)
+			out[id] = true
+			return err
+		})
+	return out, err
+}
+
 // parents returns the parent_id of the rows of table among ids that exist,
-// by id, locking them (FOR UPDATE on PostgreSQL and MySQL) for the
-// delete that follows.
+// by id, locking them (FOR UPDATE on PostgreSQL and MySQL, in ascending
+// id order) for the delete that follows.
 func (h *Host) parents(ctx context.Context, q querier, table string, ids []int64) (map[int64]int64, error) {
 	out := map[int64]int64{}
 	ids = uniqueIDs(ids)
@@ -48,7 +77,7 @@ func (h *Host) parents(ctx context.Context, q querier, table string, ids []int64
 		return out, nil
 	}
 	cond, args := h.db.d.inList("id", ids)
-	err := queryEach(ctx, q, h.db.stmt("SELECT id, parent_id FROM "+table+" WHERE "+cond+h.db.d.forUpdate()), args,
+	err := queryEach(ctx, q, h.db.stmt("SELECT id, parent_id FROM "+table+" WHERE "+cond+" ORDER BY id"+h.db.d.forUpdate()), args,
 		func(rows *sql.Rows) error {
 			var id, parent int64
 			err := rows.Scan(&id, &parent)
@@ -70,7 +99,7 @@ func (h *Host) existing(ctx context.Context, q querier, table string, ids []int6
 	cond, args := h.db.d.inList("id", ids)
 	suffix := ""
 	if lock {
-		suffix = h.db.d.forShare()
+		suffix = " ORDER BY id" + h.db.d.forShare()
 	}
 	err := queryEach(ctx, q, h.db.stmt("SELECT id FROM "+table+" WHERE "+cond+suffix), args, func(rows *sql.Rows) error {
 		var id int64
@@ -289,7 +318,11 @@ func (h *Host) SetMeta(ctx context.Context, kind contentgen.ObjectKind, id int64
 	})
 }
 
-// Exist implements contentgen.Exister in one query.
+// Exist implements contentgen.Exister in one query. In a transaction it
+// locks the rows it finds (FOR SHARE on PostgreSQL and MySQL) until the
+// transaction ends, so that what the caller writes next may refer to them:
+// a concurrent delete of one either has committed, and Exist reports it
+// gone, or waits for the transaction.
 func (h *Host) Exist(ctx context.Context, kind contentgen.ObjectKind, ids []int64) ([]bool, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -302,7 +335,10 @@ func (h *Host) Exist(ctx context.Context, kind contentgen.ObjectKind, ids []int6
 	if err != nil {
 		return nil, err
 	}
-	found, err := h.existing(ctx, q, table, ids, false)
+	// In a transaction, the rows found stay until it ends: what the caller
+	// goes on to write may refer to them (see lockOrder).
+	_, inTx := q.(lockedTx)
+	found, err := h.existing(ctx, q, table, ids, inTx)
 	if err != nil {
 		return nil, fail(ctx, "checking existence", err)
 	}

@@ -192,7 +192,7 @@ func (h *Host) DeleteUsers(ctx context.Context, ids []int64, reassignTo int64) e
 		return fmt.Errorf("%w: cannot reassign posts to user %d, which is being deleted", ErrInvalid, reassignTo)
 	}
 	return h.write(ctx, func(ctx context.Context, q querier) error {
-		found, err := h.existing(ctx, q, "users", ids, false)
+		found, err := h.lockRows(ctx, q, "users", ids)
 		if err != nil || len(found) == 0 {
 			return fail(ctx, "deleting users", err)
 		}
@@ -265,10 +265,11 @@ func (h *Host) CreateComments(ctx context.Context, comments []contentgen.Comment
 				return fmt.Errorf("%w: comment %d names no post", ErrInvalid, i)
 			}
 		}
-		if err := h.requireRefs(ctx, q, "posts", "post", posts); err != nil {
+		// Users before posts, as in every write (see lockOrder).
+		if err := h.requireRefs(ctx, q, "users", "user", users); err != nil {
 			return err
 		}
-		if err := h.requireRefs(ctx, q, "users", "user", users); err != nil {
+		if err := h.requireRefs(ctx, q, "posts", "post", posts); err != nil {
 			return err
 		}
 		parentPost := map[int64]int64{}
@@ -576,7 +577,7 @@ func (h *Host) Media(ctx context.Context, mq contentgen.MediaQuery) ([]contentge
 // deletion commits.
 func (h *Host) DeleteMedia(ctx context.Context, ids []int64) error {
 	return h.write(ctx, func(ctx context.Context, q querier) error {
-		found, err := h.existing(ctx, q, "media", ids, false)
+		found, err := h.lockRows(ctx, q, "media", ids)
 		if err != nil || len(found) == 0 {
 			return fail(ctx, "deleting media", err)
 		}

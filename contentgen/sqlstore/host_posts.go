@@ -53,17 +53,19 @@ func (h *Host) CreatePosts(ctx context.Context, posts []contentgen.Post) ([]int6
 			parents = append(parents, p.ParentID)
 			media = append(media, p.FeaturedMediaID)
 		}
+		// The rows referred to are locked in the order every write of the
+		// Host follows (see lockOrder).
 		if err := h.requireRefs(ctx, q, "users", "author", authors); err != nil {
 			return err
 		}
-		if err := h.requireRefs(ctx, q, "posts", "parent post", parents); err != nil {
+		termTax, err := h.termTaxonomies(ctx, q, terms)
+		if err != nil {
 			return err
 		}
 		if err := h.requireRefs(ctx, q, "media", "featured media item", media); err != nil {
 			return err
 		}
-		termTax, err := h.termTaxonomies(ctx, q, terms)
-		if err != nil {
+		if err := h.requireRefs(ctx, q, "posts", "parent post", parents); err != nil {
 			return err
 		}
 		type link struct {

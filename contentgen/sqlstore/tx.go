@@ -4,9 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // txKey is the context key under which InTx passes its transaction.
@@ -185,20 +187,60 @@ func (db *DB) InTxLocked(ctx context.Context, name string, fn func(ctx context.C
 	})
 }
 
+// maxWriteAttempts bounds the runs of a transaction that PostgreSQL or
+// MySQL aborted as a deadlock, serialisation failure or lock wait
+// timeout.
+const maxWriteAttempts = 5
+
+// Backoff before another run of an aborted transaction: a random pause
+// of at least retryMinPause, at most twice as long as the one before,
+// never above retryMaxPause, so that the transactions that collided do
+// not collide again in step.
+const (
+	retryMinPause = 10 * time.Millisecond
+	retryMaxPause = 200 * time.Millisecond
+)
+
+// retryPause returns the pause before run attempt+1 (attempt ≥ 1) of an
+// aborted transaction.
+func retryPause(attempt int) time.Duration {
+	ceiling := min(retryMaxPause, retryMinPause<<attempt)
+	return retryMinPause + rand.N(ceiling-retryMinPause+1)
+}
+
+// sleepCtx waits d, or until ctx is done.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // retry runs fn in a transaction (a savepoint when ctx carries one of
-// db). A transaction of its own that the engine aborted as a deadlock or
-// serialisation failure is run again, a bounded number of times.
+// db). A transaction of its own that the engine aborted as a deadlock,
+// serialisation failure or lock wait timeout is run again after a short
+// random pause, up to maxWriteAttempts runs in all; the error of the last
+// is returned. Only transactions of their own are run again: in a
+// savepoint, the whole transaction is aborted, and its owner decides.
 func (db *DB) retry(ctx context.Context, fn func(ctx context.Context, q querier) error) error {
 	if db.txOf(ctx) != nil {
 		return db.inTx(ctx, fn)
 	}
 	var err error
-	for range maxWriteAttempts {
-		if err = db.inTx(ctx, fn); !db.d.isRetryable(err) {
+	for attempt := 1; ; attempt++ {
+		if err = db.inTx(ctx, fn); err == nil || !db.d.isRetryable(err) || attempt == maxWriteAttempts {
+			return err
+		}
+		pause := retryPause(attempt)
+		db.log.Debug("sqlstore: transaction retried", "attempt", attempt, "pause", pause, "err", err)
+		if serr := db.sleep(ctx, pause); serr != nil {
 			return err
 		}
 	}
-	return err
 }
 
 // inTx runs fn in a transaction (a savepoint when ctx carries one of db),
