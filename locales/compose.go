@@ -75,6 +75,27 @@ type docState struct {
 	nrec   int
 	// last is the agreement class of the last entry slot written.
 	last uint8
+	// picks are the document's own words of list sections ({@city}):
+	// list index and word index, npicks of them.
+	picks  [4][2]int
+	npicks int
+}
+
+// docPick returns the document's word of list k of n words, drawn on its
+// first use in the document.
+func (w *Writer) docPick(k, n int) int {
+	d := &w.d
+	for i := 0; i < d.npicks; i++ {
+		if d.picks[i][0] == k {
+			return d.picks[i][1]
+		}
+	}
+	v := w.r.IntN(n)
+	if d.npicks < len(d.picks) {
+		d.picks[d.npicks] = [2]int{k, v}
+		d.npicks++
+	}
+	return v
 }
 
 func (w *Writer) lex() *lexicon {
@@ -105,7 +126,7 @@ func (w *Writer) planDoc() {
 	} else {
 		clear(d.used)
 	}
-	d.nrec = 0
+	d.nrec, d.npicks = 0, 0
 	w.unbind()
 }
 
@@ -217,7 +238,12 @@ func (w *Writer) appendFrame(f *frame) {
 				w.buf = append(w.buf, w.pick(w.p.male)...)
 			}
 		case fList:
-			w.buf = append(w.buf, w.pick(w.p.lists[t.lo])...)
+			list := w.p.lists[t.lo]
+			if !t.focus {
+				w.buf = append(w.buf, list[w.r.IntN(len(list))]...)
+				break
+			}
+			w.buf = append(w.buf, list[w.docPick(t.lo, len(list))]...)
 		}
 	}
 }

@@ -91,7 +91,7 @@ const (
 	fNum            // a number between lo and hi
 	fName           // a made-up person's full name
 	fFirst          // a given name
-	fList           // a word of a list section
+	fList           // a word of a list section (the document's own with focus)
 )
 
 type ftok struct {
@@ -664,8 +664,10 @@ func (b *builder) compileFrame(lx *lexicon, l string) (frame, error) {
 			t := lexType(name)
 			if t < 0 {
 				for _, ln := range [...]string{s, s + "s", strings.TrimSuffix(s, "y") + "ies"} {
-					if k, ok := b.lists[ln]; ok && !tk.focus && tk.bind == 0 {
-						f.toks = append(f.toks, ftok{kind: fList, lo: k})
+					if k, ok := b.lists[ln]; ok && tk.bind == 0 {
+						// {@city}: the document's own city, the same in
+						// every sentence.
+						f.toks = append(f.toks, ftok{kind: fList, lo: k, focus: tk.focus})
 						break
 					}
 				}

@@ -227,3 +227,27 @@ func TestBrokenLexiconsAreErrors(t *testing.T) {
 		assert.Contains(t, err.Error(), c.want, name)
 	}
 }
+
+// TestSubjectsAreNotOtherWords checks that no subject is written like an
+// entry of another type (the thing "vinyl records" against the subject
+// "vinyl records"), so that the subject a title names is found back.
+func TestSubjectsAreNotOtherWords(t *testing.T) {
+	for _, p := range lexPacks(t) {
+		lx := p.lex
+		other := map[string]string{}
+		for _, e := range lx.entries {
+			if e.typ == lexSubject {
+				continue
+			}
+			for _, f := range e.fields {
+				other[strings.ToLower(f)] = f
+			}
+		}
+		for _, e := range lx.subjects {
+			for _, f := range lx.lowSubjects[e] {
+				_, clash := other[f]
+				assert.False(t, clash, "%s: subject %q is also another entry's form", p.Locale().Code, f)
+			}
+		}
+	}
+}
