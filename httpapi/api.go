@@ -278,8 +278,16 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	p, err := a.auth.Authenticate(r)
 	switch {
+	case errors.Is(err, ErrTooManyAttempts):
+		retry := ""
+		var te *ThrottledError
+		if errors.As(err, &te) {
+			retry = retryAfterSeconds(te.RetryAfter)
+			w.Header().Set("Retry-After", retry)
+		}
+		a.writeError(w, r, contentgen.Errorf(codeTooManyAttempts, "", "%s", a.lastMessages().TooManyAttempts(retry)))
+		return
 	case errors.Is(err, ErrBadCredentials):
-		setRetryAfter(w, err)
 		a.writeError(w, r, contentgen.Errorf(contentgen.CodeNotLoggedIn, "", "%s", a.lastMessages().BadCredentials()))
 		return
 	case err != nil:

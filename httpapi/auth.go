@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/contentgen/contentgen/contentgen"
@@ -137,6 +138,23 @@ type Passwords struct {
 	cacheKey []byte
 	verified map[string]time.Time
 	now      func() time.Time
+	// flights are the checks under way, by the same key as verified:
+	// concurrent checks of the same credentials wait for one result.
+	flightMu sync.Mutex
+	flights  map[string]*flight
+	// parked counts the checks waiting for another check's result or for
+	// a place in the throttle, for tests.
+	parked atomic.Int64
+}
+
+// flight is a check of credentials under way.
+type flight struct {
+	done chan struct{}
+	// method and checked are set before done is closed: checked is false
+	// when the check did not finish (its request ended, or the throttle
+	// refused its client), so that waiters check for themselves.
+	method  string
+	checked bool
 }
 
 type appPassword struct {
@@ -229,6 +247,7 @@ func NewPasswordsWith(opts *PasswordOptions) (*Passwords, error) {
 		cacheKey: key,
 		verified: map[string]time.Time{},
 		now:      o.Now,
+		flights:  map[string]*flight{},
 	}, nil
 }
 
@@ -425,13 +444,15 @@ func (s *Passwords) newHash(password string, iter int) (hash, error) {
 // passwords and, only when AllowAccountPasswords is set, account passwords
 // (for development: never enable it on a networked production server).
 //
-// Failed logins are throttled per user name and per client address with
-// the throttle of Passwords (see ThrottleOptions): once either has failed
-// too often, attempts are refused with a *ThrottledError, which matches
-// ErrBadCredentials, without hashing the password. Credentials checked
-// successfully within the last minute are accepted without hashing and
-// without consulting the throttle, so users already signed in keep
-// working while their name is under attack.
+// Failed logins are throttled with the throttle of Passwords (see
+// ThrottleOptions) per user-and-client pair, per client address and, for
+// clients that have not signed in as the user before, per user name:
+// once one of them has failed too often, attempts are refused with a
+// *ThrottledError, which matches ErrTooManyAttempts, without hashing the
+// password. Credentials checked successfully within the last minute are
+// accepted without hashing and without consulting the throttle, and
+// concurrent checks of the same credentials wait for one result, so that
+// a burst of requests of a user is never refused.
 type BasicAuth struct {
 	Passwords *Passwords
 	Users     Directory
@@ -456,28 +477,15 @@ func (a *BasicAuth) Authenticate(r *http.Request) (*Principal, error) {
 // another form than a Basic header (a login form, for example) exactly
 // as Authenticate checks Basic credentials: the same passwords, the same
 // throttle of failed logins counted under the same client address, and
-// the same errors (ErrBadCredentials, or a *ThrottledError matching it).
-// It returns the principal of a valid login.
+// the same errors (ErrBadCredentials, or a *ThrottledError matching
+// ErrTooManyAttempts). It returns the principal of a valid login.
 func (a *BasicAuth) Verify(r *http.Request, login, password string) (*Principal, error) {
 	method := a.remembered(login, password)
 	if method == "" {
-		addr := ""
-		if a.ClientAddr != nil {
-			addr = a.ClientAddr(r)
-		} else {
-			addr = remoteAddr(r)
-		}
-		att, wait := a.Passwords.throttle.begin(login, addr)
-		if wait > 0 {
-			return nil, &ThrottledError{RetryAfter: wait}
-		}
 		var err error
-		method, err = a.check(r.Context(), login, password)
-		if err != nil {
-			att.abandon()
+		if method, err = a.checkOnce(r, login, password); err != nil {
 			return nil, err
 		}
-		att.done(method != "")
 		if method == "" {
 			return nil, ErrBadCredentials
 		}
@@ -488,6 +496,91 @@ func (a *BasicAuth) Verify(r *http.Request, login, password string) (*Principal,
 	}
 	p.Method = method
 	return p, nil
+}
+
+// checkOnce checks the credentials, joining a check of the same
+// credentials already under way instead of starting another: a joined
+// check is neither hashed again nor counted by the throttle, whose delays
+// still apply to the client. It returns the method the credentials are
+// valid for, "" when they are not.
+func (a *BasicAuth) checkOnce(r *http.Request, login, password string) (string, error) {
+	s := a.Passwords
+	addr := ""
+	if a.ClientAddr != nil {
+		addr = a.ClientAddr(r)
+	} else {
+		addr = remoteAddr(r)
+	}
+	kind := "basic"
+	if a.AllowAccountPasswords {
+		kind = "basic+account"
+	}
+	id := s.cacheID(kind, login, password)
+	ctx := r.Context()
+	for {
+		s.flightMu.Lock()
+		f, running := s.flights[id]
+		if !running {
+			f = &flight{done: make(chan struct{})}
+			s.flights[id] = f
+		}
+		s.flightMu.Unlock()
+		if !running {
+			method, checked, err := a.lead(ctx, login, password, addr)
+			s.flightMu.Lock()
+			delete(s.flights, id)
+			s.flightMu.Unlock()
+			f.method, f.checked = method, checked
+			close(f.done)
+			return method, err
+		}
+		if wait := s.throttle.delay(login, addr); wait > 0 {
+			return "", &ThrottledError{RetryAfter: wait}
+		}
+		s.parked.Add(1)
+		select {
+		case <-f.done:
+		case <-ctx.Done():
+		}
+		s.parked.Add(-1)
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		if f.checked {
+			return f.method, nil
+		}
+	}
+}
+
+// lead checks the credentials under the throttle, waiting while as many
+// checks of the client or user are running as failures are left. checked
+// reports whether the check was made.
+func (a *BasicAuth) lead(ctx context.Context, login, password, addr string) (method string, checked bool, err error) {
+	for {
+		att, wait, busy := a.Passwords.throttle.begin(login, addr)
+		if wait > 0 {
+			return "", false, &ThrottledError{RetryAfter: wait}
+		}
+		if busy != nil {
+			a.Passwords.parked.Add(1)
+			select {
+			case <-busy:
+			case <-ctx.Done():
+			}
+			a.Passwords.parked.Add(-1)
+			if ctx.Err() != nil {
+				return "", false, ctx.Err()
+			}
+			continue
+		}
+		method, err := a.check(ctx, login, password)
+		if err != nil {
+			att.abandon()
+			return "", false, err
+		}
+		att.done(method != "")
+		return method, true, nil
+	}
 }
 
 // remembered returns the method of credentials checked successfully in

@@ -3,10 +3,12 @@ package httpapi
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"runtime"
 	"testing"
 	"time"
 
@@ -97,27 +99,29 @@ func TestFailedLoginsAreThrottledOverHTTP(t *testing.T) {
 		require.Empty(t, wrong.retryAfter)
 	}
 
-	// The sixth attempt is refused without hashing, in the same envelope,
-	// even from another address and with the right password.
-	for _, try := range []struct{ password, addr string }{
-		{"wrong guess", "192.0.2.1"},
-		{"wrong guess", "198.51.100.7"},
-		{e.adminPW, "198.51.100.7"},
-	} {
-		got := e.get("admin", try.password, try.addr)
-		require.Equal(t, http.StatusUnauthorized, got.status)
-		require.Equal(t, wrong.body, got.body)
+	// The sixth attempt from that client is refused without hashing, as
+	// too many attempts rather than wrong credentials, even with the
+	// right password.
+	for _, password := range []string{"wrong guess", e.adminPW} {
+		got := e.get("admin", password, "192.0.2.1")
+		require.Equal(t, http.StatusTooManyRequests, got.status)
+		require.Equal(t, "too_many_attempts", got.body["code"])
+		require.Equal(t, false, got.body["success"])
+		require.Contains(t, got.body["message"], "Try again in 1 second.")
 		require.Equal(t, "1", got.retryAfter)
 		require.Zero(t, got.rounds, "a throttled attempt hashes nothing")
 	}
 
-	// Other users log in as before, from the same address too.
-	ok := e.get("admin2", e.admin2PW, "192.0.2.1")
+	// Another client of the same user, and other users from the same
+	// address, log in as before.
+	ok := e.get("admin", e.adminPW, "198.51.100.7")
+	require.Equal(t, http.StatusOK, ok.status, ok.body)
+	ok = e.get("admin2", e.admin2PW, "192.0.2.1")
 	require.Equal(t, http.StatusOK, ok.status, ok.body)
 
 	// After the delay the right password works and resets the count.
 	e.clock.Advance(time.Second)
-	ok = e.get("admin", e.adminPW, "198.51.100.7")
+	ok = e.get("admin", e.adminPW, "192.0.2.1")
 	require.Equal(t, http.StatusOK, ok.status, ok.body)
 	got := e.get("admin", "wrong guess", "192.0.2.1")
 	require.Equal(t, http.StatusUnauthorized, got.status)
@@ -135,7 +139,8 @@ func TestFailingAddressesAreThrottledOverHTTP(t *testing.T) {
 		require.Positive(t, got.rounds)
 	}
 	got := e.get("admin2", e.admin2PW, "203.0.113.5")
-	require.Equal(t, http.StatusUnauthorized, got.status)
+	require.Equal(t, http.StatusTooManyRequests, got.status)
+	require.Equal(t, "too_many_attempts", got.body["code"])
 	require.Equal(t, "1", got.retryAfter)
 	require.Zero(t, got.rounds)
 
@@ -146,6 +151,102 @@ func TestFailingAddressesAreThrottledOverHTTP(t *testing.T) {
 	ok = e.get("admin2", e.admin2PW, "203.0.113.5")
 	require.Equal(t, http.StatusOK, ok.status, ok.body)
 	require.Zero(t, ok.rounds)
+}
+
+// An attack on a user name from many clients must not lock the user out
+// of the clients it signed in from before; a client that never did is
+// told to wait (429 with Retry-After), not that its password is wrong.
+func TestAnAttackElsewhereDoesNotLockOutKnownClients(t *testing.T) {
+	t.Parallel()
+	e := newThrottleEnv(t)
+	const known, fresh = "203.0.113.10", "203.0.113.99"
+	ok := e.get("admin", e.adminPW, known)
+	require.Equal(t, http.StatusOK, ok.status, ok.body)
+	e.clock.Advance(2 * verifiedTTL) // the check is no longer remembered
+
+	// Sixteen clients guess for eight seconds, each as fast as the
+	// throttle lets it.
+	refused := 0
+	for range 8 {
+		for c := range 16 {
+			got := e.get("admin", "wrong guess", fmt.Sprintf("198.51.100.%d", c+1))
+			switch got.status {
+			case http.StatusUnauthorized:
+			case http.StatusTooManyRequests:
+				refused++
+				require.NotEmpty(t, got.retryAfter)
+			default:
+				t.Fatalf("a guess answered %d: %v", got.status, got.body)
+			}
+		}
+		e.clock.Advance(time.Second)
+	}
+	require.Positive(t, refused, "the attack was never slowed down")
+
+	got := e.get("admin", e.adminPW, fresh)
+	require.Equal(t, http.StatusTooManyRequests, got.status, "a new client during an attack on its user: %v", got.body)
+	require.Equal(t, "too_many_attempts", got.body["code"])
+	require.NotEmpty(t, got.retryAfter)
+	require.Zero(t, got.rounds)
+
+	got = e.get("admin", e.adminPW, known)
+	require.Equal(t, http.StatusOK, got.status, "the client the user signed in from is locked out: %v", got.body)
+	require.Equal(t, int64(generatedIterations), got.rounds, "the password was checked")
+}
+
+// Requests with the right password that arrive together, before the
+// password has been checked once, must all be served: they wait for one
+// check instead of counting as running guesses.
+func TestConcurrentValidLoginsAreNeverRefused(t *testing.T) {
+	t.Parallel()
+	e := newThrottleEnv(t)
+	e.pw.block, e.pw.entered = make(chan struct{}), make(chan struct{}, 64)
+	const n = 16
+	answers := make(chan answer, n)
+	send := func() {
+		for range n {
+			go func() {
+				req, err := http.NewRequest("GET", e.srv.URL+"/contentgen/v1/cpts/all", nil)
+				if err != nil {
+					answers <- answer{status: -1}
+					return
+				}
+				req.SetBasicAuth("admin2", e.admin2PW)
+				req.Header.Set("X-Forwarded-For", "192.0.2.50")
+				resp, err := e.srv.Client().Do(req)
+				if err != nil {
+					answers <- answer{status: -1}
+					return
+				}
+				resp.Body.Close()
+				answers <- answer{status: resp.StatusCode}
+			}()
+		}
+	}
+
+	rounds := e.pw.roundsOf(func() {
+		send()
+		<-e.pw.entered // the first check hashes, held until released
+		// Wait until the other fifteen wait too, or one was answered
+		// (refused) without waiting.
+		for e.pw.parked.Load() < n-1 && len(answers) == 0 {
+			runtime.Gosched()
+		}
+		close(e.pw.block)
+		for range n {
+			a := <-answers
+			require.Equal(t, http.StatusOK, a.status, "a valid login was refused")
+		}
+	})
+	require.Equal(t, int64(chosenIterations), rounds, "the sixteen requests are checked once")
+
+	// And again once the check is no longer remembered.
+	e.clock.Advance(2 * verifiedTTL)
+	send()
+	for range n {
+		a := <-answers
+		require.Equal(t, http.StatusOK, a.status, "a valid login was refused")
+	}
 }
 
 func TestUnknownUsersCostTheSameOverHTTP(t *testing.T) {

@@ -66,7 +66,7 @@ func newMatrixEnv(t *testing.T) *matrixEnv {
 
 	// Every bad credential must reach the password check rather than the
 	// throttle, and the check must be cheap enough to run hundreds.
-	pw, err := httpapi.NewPasswordsWith(&httpapi.PasswordOptions{Throttle: &httpapi.ThrottleOptions{UserFailures: 1 << 30, AddrFailures: 1 << 30}})
+	pw, err := httpapi.NewPasswordsWith(&httpapi.PasswordOptions{Throttle: &httpapi.ThrottleOptions{UserFailures: 1 << 30, AddrFailures: 1 << 30, UserFailuresAnyClient: 1 << 30}})
 	require.NoError(t, err)
 	httpapi.CheapHashes(pw)
 	adminPW, err := pw.NewAppPassword("admin", "tests")

@@ -59,25 +59,28 @@
 // handlers beside the API, such as a login endpoint, the same check.
 //
 // Password guessing is bounded three ways. BasicAuth counts failed logins
-// per user name and per client address; after 5 failures of a user or 20
-// of an address, attempts are refused before any password is hashed, with
-// the same 401 as wrong credentials plus Retry-After, for a delay that
-// starts at one second and doubles up to a minute (ThrottleOptions). A
-// successful login resets its user; credentials verified in the last
-// minute are accepted without hashing, so users already signed in keep
-// working during an attack, and authenticated calls are never limited.
-// The throttle tracks at most 10,000 user names and 10,000 addresses and
-// forgets those not tried for 15 minutes. Password checks hash on half the
-// cores at most, one at least (PasswordOptions.MaxConcurrentHashes), so a
-// flood of guesses leaves the rest to the API. And a failed check costs
-// the same whether the user exists or not, so timing does not reveal
-// logins.
+// per pair of user name and client, per client address and per user name
+// (ThrottleOptions). After 5 failures of a user from one client, 20 from
+// one address, or 50 of a user from all clients together, attempts are
+// refused before any password is hashed, with 429 too_many_attempts and
+// Retry-After (never the 401 of wrong credentials), for a delay that
+// starts at one second and doubles up to a minute. The count of a user
+// from all clients does not apply to clients that signed in as that user
+// before (remembered for 30 days, 10,000 at most): an attack from
+// elsewhere cannot lock the user out of them. A successful login resets
+// its pair; credentials verified in the last minute are accepted without
+// hashing, and concurrent checks of the same credentials wait for one
+// result rather than counting as guesses, so a burst of valid requests is
+// never refused; authenticated calls are never limited. The throttle
+// tracks at most 10,000 entries of each kind and forgets those not tried
+// for 15 minutes. Password checks hash on half the cores at most, one at
+// least (PasswordOptions.MaxConcurrentHashes), so a flood of guesses
+// leaves the rest to the API. And a failed check costs the same whether
+// the user exists or not, so timing does not reveal logins.
 //
-// Failures are counted by r.RemoteAddr. Behind a reverse proxy, set
+// Clients are told apart by r.RemoteAddr. Behind a reverse proxy, set
 // BasicAuth.ClientAddr to ForwardedFor with the proxies' networks;
-// otherwise every client shares the proxy's address. A user name under
-// attack is refused to its owner too until the delay passes, unless the
-// owner's credentials were verified in the last minute.
+// otherwise every client shares the proxy's address.
 //
 // # Event streams
 //

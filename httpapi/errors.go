@@ -30,6 +30,7 @@ var statusOf = map[contentgen.Code]int{
 	codeMethodNotAllowed:               http.StatusMethodNotAllowed,
 	codeTooLarge:                       http.StatusRequestEntityTooLarge,
 	codeCanceled:                       499,
+	codeTooManyAttempts:                http.StatusTooManyRequests,
 	codeCrossOrigin:                    http.StatusForbidden,
 	codeUnsupportedMediaType:           http.StatusUnsupportedMediaType,
 }

@@ -14,6 +14,9 @@ const (
 	codeUnsupportedMediaType contentgen.Code = "unsupported_media_type"
 )
 
+// codeTooManyAttempts is the code of a login refused by the throttle.
+const codeTooManyAttempts contentgen.Code = "too_many_attempts"
+
 // multipartRoutes are the routes whose bodies are multipart forms rather
 // than JSON; their handlers read only multipart/form-data.
 var multipartRoutes = map[string]bool{"POST /media/upload": true}

@@ -254,6 +254,24 @@ func (m messages) BadCredentials() string {
 	return "The credentials are not valid."
 }
 
+// TooManyAttempts is the message of 429 too_many_attempts; seconds is
+// the Retry-After value, "" when unknown.
+func (m messages) TooManyAttempts(seconds string) string {
+	switch {
+	case m.de() && seconds == "1":
+		return "Zu viele fehlgeschlagene Anmeldungen. Versuchen Sie es in 1 Sekunde erneut."
+	case m.de() && seconds != "":
+		return "Zu viele fehlgeschlagene Anmeldungen. Versuchen Sie es in " + seconds + " Sekunden erneut."
+	case m.de():
+		return "Zu viele fehlgeschlagene Anmeldungen. Versuchen Sie es später erneut."
+	case seconds == "1":
+		return "Too many failed logins. Try again in 1 second."
+	case seconds != "":
+		return "Too many failed logins. Try again in " + seconds + " seconds."
+	}
+	return "Too many failed logins. Try again later."
+}
+
 // Forbidden is the message of 403 rest_forbidden.
 func (m messages) Forbidden() string {
 	if m.de() {

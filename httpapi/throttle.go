@@ -14,41 +14,63 @@ import (
 	"time"
 )
 
-// ThrottleOptions configure how failed logins are slowed down. Failures
-// are counted per user name and per client address; once a user or an
-// address has failed the allowed number of times, further attempts are
-// refused without checking the password until a delay has passed. The
-// delay starts at BaseDelay and doubles with every further failure up to
-// MaxDelay. A successful login resets its user's count. Zero fields mean
-// the defaults.
+// ThrottleOptions configure how failed logins are slowed down.
+//
+// Failures are counted per pair of user name and client (the address
+// BasicAuth.ClientAddr reports), per client address whatever the user,
+// and per user name whatever the client. Once a pair or an address has
+// failed the allowed number of times, its further attempts are refused
+// without checking the password until a delay has passed. The count of a
+// user name whatever the client applies only to clients that have not
+// signed in as that user before: a client that did is remembered as
+// known for that user and keeps its way in, so that guesses from
+// elsewhere cannot lock the real user out. The delay starts at BaseDelay
+// and doubles with every further failure up to MaxDelay. A successful
+// login resets its pair. Zero fields mean the defaults.
 type ThrottleOptions struct {
-	// UserFailures is how many failed logins of one user name are allowed
-	// before attempts are delayed; 0 means 5.
+	// UserFailures is how many failed logins of one user name from one
+	// client are allowed before that client's attempts at that user name
+	// are delayed; 0 means 5.
 	UserFailures int
-	// AddrFailures is how many failed logins from one client address are
-	// allowed before attempts are delayed; 0 means 20. It is higher than
-	// UserFailures because several people may share an address.
+	// AddrFailures is how many failed logins from one client address,
+	// whatever the user names, are allowed before attempts from it are
+	// delayed; 0 means 20. It is higher than UserFailures because several
+	// people may share an address.
 	AddrFailures int
+	// UserFailuresAnyClient is how many failed logins of one user name
+	// from all clients together are allowed before attempts at that user
+	// name from clients not known for it are delayed; 0 means 50. Known
+	// clients are not delayed by it.
+	UserFailuresAnyClient int
 	// BaseDelay is the first delay; 0 means one second.
 	BaseDelay time.Duration
 	// MaxDelay caps the delay; 0 means one minute.
 	MaxDelay time.Duration
-	// ForgetAfter is how long a user or address must go without an
+	// ForgetAfter is how long a user, address or pair must go without an
 	// attempt before its count is forgotten; 0 means 15 minutes. It must
 	// not be shorter than MaxDelay.
 	ForgetAfter time.Duration
-	// MaxEntries bounds how many user names and, separately, how many
-	// addresses are tracked; 0 means 10,000 of each. When full, the entry
-	// tried least recently is forgotten.
+	// RememberClients is how long a client that signed in as a user stays
+	// known for that user after its last successful login; 0 means 30
+	// days.
+	RememberClients time.Duration
+	// MaxEntries bounds how many user names, addresses, pairs and known
+	// clients are tracked, each; 0 means 10,000 of each. When full, the
+	// entry used least recently is forgotten.
 	MaxEntries int
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
 
+// ErrTooManyAttempts is matched by the errors of login attempts refused
+// because of earlier failures (see ThrottledError).
+var ErrTooManyAttempts = errors.New("httpapi: too many failed logins")
+
 // ThrottledError is the error of a login attempt refused because of
 // earlier failures, before any password was checked. It matches
-// ErrBadCredentials with errors.Is, so that clients get the same answer as
-// for wrong credentials, plus a Retry-After header.
+// ErrTooManyAttempts with errors.Is, not ErrBadCredentials: the API
+// answers it with 429 too_many_attempts and a Retry-After header, so that
+// a lock-out does not look like a wrong password.
 type ThrottledError struct {
 	// RetryAfter is how long until the next attempt can be checked.
 	RetryAfter time.Duration
@@ -58,26 +80,30 @@ func (e *ThrottledError) Error() string {
 	return fmt.Sprintf("httpapi: too many failed logins, retry after %s", e.RetryAfter)
 }
 
-// Unwrap returns ErrBadCredentials.
-func (e *ThrottledError) Unwrap() error { return ErrBadCredentials }
+// Unwrap returns ErrTooManyAttempts.
+func (e *ThrottledError) Unwrap() error { return ErrTooManyAttempts }
 
-// setRetryAfter sets the Retry-After header of a throttled attempt.
-func setRetryAfter(w http.ResponseWriter, err error) {
-	var te *ThrottledError
-	if !errors.As(err, &te) {
-		return
-	}
-	secs := int64((te.RetryAfter + time.Second - 1) / time.Second)
-	w.Header().Set("Retry-After", strconv.FormatInt(max(secs, 1), 10))
+// retryAfterSeconds is the Retry-After value of a delay: whole seconds,
+// rounded up, at least one.
+func retryAfterSeconds(d time.Duration) string {
+	secs := int64((d + time.Second - 1) / time.Second)
+	return strconv.FormatInt(max(secs, 1), 10)
 }
 
-// loginThrottle counts failed logins per user name and per address in two
-// bounded trackers. It is safe for concurrent use.
+// loginThrottle counts failed logins per user-and-client pair, per
+// address and per user in bounded trackers, and remembers the pairs that
+// signed in. It is safe for concurrent use.
 type loginThrottle struct {
-	mu                     sync.Mutex
-	now                    func() time.Time
-	base, maxDelay, forget time.Duration
-	users, addrs           tracker
+	mu                               sync.Mutex
+	now                              func() time.Time
+	base, maxDelay, forget, remember time.Duration
+	pairs, addrs, users              tracker
+	// known are the pairs that signed in, with the time of their last
+	// success.
+	known tracker
+	// ended is closed, and replaced, whenever an attempt ends, waking the
+	// attempts that wait for a place.
+	ended chan struct{}
 }
 
 func newLoginThrottle(opts *ThrottleOptions) (*loginThrottle, error) {
@@ -85,8 +111,9 @@ func newLoginThrottle(opts *ThrottleOptions) (*loginThrottle, error) {
 	if opts != nil {
 		o = *opts
 	}
-	if o.UserFailures < 0 || o.AddrFailures < 0 || o.BaseDelay < 0 || o.MaxDelay < 0 || o.ForgetAfter < 0 || o.MaxEntries < 0 {
-		return nil, errors.New("httpapi: ThrottleOptions: UserFailures, AddrFailures, BaseDelay, MaxDelay, ForgetAfter and MaxEntries must not be negative")
+	if o.UserFailures < 0 || o.AddrFailures < 0 || o.UserFailuresAnyClient < 0 || o.BaseDelay < 0 || o.MaxDelay < 0 ||
+		o.ForgetAfter < 0 || o.RememberClients < 0 || o.MaxEntries < 0 {
+		return nil, errors.New("httpapi: ThrottleOptions: no count, duration or bound may be negative")
 	}
 	def := func(v *int, d int) {
 		if *v == 0 {
@@ -100,10 +127,12 @@ func newLoginThrottle(opts *ThrottleOptions) (*loginThrottle, error) {
 	}
 	def(&o.UserFailures, 5)
 	def(&o.AddrFailures, 20)
+	def(&o.UserFailuresAnyClient, 50)
 	def(&o.MaxEntries, 10_000)
 	defDur(&o.BaseDelay, time.Second)
 	defDur(&o.MaxDelay, time.Minute)
 	defDur(&o.ForgetAfter, 15*time.Minute)
+	defDur(&o.RememberClients, 30*24*time.Hour)
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -113,56 +142,95 @@ func newLoginThrottle(opts *ThrottleOptions) (*loginThrottle, error) {
 	if o.ForgetAfter < o.MaxDelay {
 		return nil, errors.New("httpapi: ThrottleOptions.ForgetAfter must not be shorter than MaxDelay")
 	}
-	t := &loginThrottle{now: o.Now, base: o.BaseDelay, maxDelay: o.MaxDelay, forget: o.ForgetAfter}
-	t.users.init(o.UserFailures, o.MaxEntries)
+	t := &loginThrottle{now: o.Now, base: o.BaseDelay, maxDelay: o.MaxDelay, forget: o.ForgetAfter, remember: o.RememberClients,
+		ended: make(chan struct{})}
+	t.pairs.init(o.UserFailures, o.MaxEntries)
 	t.addrs.init(o.AddrFailures, o.MaxEntries)
+	t.users.init(o.UserFailuresAnyClient, o.MaxEntries)
+	t.known.init(0, o.MaxEntries)
 	return t, nil
 }
 
 // attempt is one login attempt admitted by begin; exactly one of done and
 // abandon must be called when its check is over.
 type attempt struct {
-	t          *loginThrottle
-	user, addr string
+	t                *loginThrottle
+	pair, user, addr string
 }
 
-// begin admits a login attempt of user from addr, or returns how long to
-// wait when one of them has failed too often. A refused attempt changes
-// nothing.
-func (t *loginThrottle) begin(user, addr string) (attempt, time.Duration) {
-	user, addr = trackKey(user), trackKey(addr)
+// keys are the tracker keys of an attempt of user from addr.
+func keys(user, addr string) (pair, u, a string) {
+	return trackKey(strconv.Itoa(len(user)) + ":" + user + "\x00" + addr), trackKey(user), trackKey(addr)
+}
+
+// begin admits a login attempt of user from addr. When the attempt must
+// wait for a delay, it returns how long; when as many checks are running
+// as failures are left, it returns a channel that is closed when one of
+// them ends, to try again then. Neither changes anything.
+func (t *loginThrottle) begin(user, addr string) (attempt, time.Duration, <-chan struct{}) {
+	pair, user, addr := keys(user, addr)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	now := t.now()
-	t.users.sweep(now, t.forget)
-	t.addrs.sweep(now, t.forget)
-	eu, ea := t.users.get(user), t.addrs.get(addr)
-	if w := max(t.wait(eu, t.users.free, now), t.wait(ea, t.addrs.free, now)); w > 0 {
-		return attempt{}, w
+	if w, busy := t.blocked(pair, user, addr, now); w > 0 {
+		return attempt{}, w, nil
+	} else if busy {
+		return attempt{}, 0, t.ended
 	}
-	t.users.touch(user, now).inflight++
+	t.pairs.touch(pair, now).inflight++
 	t.addrs.touch(addr, now).inflight++
-	return attempt{t: t, user: user, addr: addr}, 0
+	t.users.touch(user, now).inflight++
+	return attempt{t: t, pair: pair, user: user, addr: addr}, 0, nil
 }
 
-// wait is how long an attempt of the entry e must wait.
-func (t *loginThrottle) wait(e *entry, free int, now time.Time) time.Duration {
-	switch {
-	case e == nil:
-		return 0
-	case now.Before(e.until):
-		return e.until.Sub(now)
-	case e.inflight > 0 && e.failures+e.inflight >= free:
-		// As many checks are running as failures are left (after a
-		// delay, one at a time): admitting more would let concurrent
-		// guesses slip past the count.
-		return t.base
+// delay returns how long an attempt of user from addr must wait for a
+// delay, 0 when none applies. Checks already running do not count: it is
+// for attempts that wait for the result of one of them.
+func (t *loginThrottle) delay(user, addr string) time.Duration {
+	pair, user, addr := keys(user, addr)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	w, _ := t.blocked(pair, user, addr, t.now())
+	return w
+}
+
+// blocked returns the longest delay that applies to the keys and whether
+// running checks fill the failures left to one of them. t.mu is held.
+func (t *loginThrottle) blocked(pair, user, addr string, now time.Time) (time.Duration, bool) {
+	t.pairs.sweep(now, t.forget)
+	t.addrs.sweep(now, t.forget)
+	t.users.sweep(now, t.forget)
+	t.known.sweep(now, t.remember)
+	check := []struct {
+		tr  *tracker
+		key string
+	}{{&t.pairs, pair}, {&t.addrs, addr}}
+	if t.known.get(pair) == nil {
+		check = append(check, struct {
+			tr  *tracker
+			key string
+		}{&t.users, user})
 	}
-	return 0
+	var w time.Duration
+	busy := false
+	for _, c := range check {
+		e := c.tr.get(c.key)
+		switch {
+		case e == nil:
+		case now.Before(e.until):
+			w = max(w, e.until.Sub(now))
+		case e.inflight > 0 && e.failures+e.inflight >= c.tr.free:
+			// As many checks are running as failures are left (after a
+			// delay, one at a time): admitting more would let concurrent
+			// guesses slip past the count, so this one waits for them.
+			busy = true
+		}
+	}
+	return w, busy
 }
 
-// done ends the attempt: a success resets the user's count, a failure
-// adds to both counts and may start a delay.
+// done ends the attempt: a success resets its pair and makes its client
+// known for the user; a failure adds to every count and may start delays.
 func (a attempt) done(ok bool) {
 	t := a.t
 	if t == nil {
@@ -170,18 +238,21 @@ func (a attempt) done(ok bool) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	defer t.wake()
 	now := t.now()
-	t.users.release(a.user)
+	t.pairs.release(a.pair)
 	t.addrs.release(a.addr)
+	t.users.release(a.user)
 	if ok {
-		t.users.remove(a.user)
-		if e := t.addrs.get(a.addr); e != nil && e.failures == 0 && e.inflight == 0 {
-			t.addrs.remove(a.addr)
-		}
+		t.pairs.remove(a.pair)
+		t.known.touch(a.pair, now)
+		t.addrs.removeIfClean(a.addr)
+		t.users.removeIfClean(a.user)
 		return
 	}
-	t.fail(&t.users, a.user, now)
+	t.fail(&t.pairs, a.pair, now)
 	t.fail(&t.addrs, a.addr, now)
+	t.fail(&t.users, a.user, now)
 }
 
 // abandon ends an attempt whose check did not finish, such as when its
@@ -193,15 +264,20 @@ func (a attempt) abandon() {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	defer t.wake()
 	for _, k := range []struct {
 		tr  *tracker
 		key string
-	}{{&t.users, a.user}, {&t.addrs, a.addr}} {
+	}{{&t.pairs, a.pair}, {&t.addrs, a.addr}, {&t.users, a.user}} {
 		k.tr.release(k.key)
-		if e := k.tr.get(k.key); e != nil && e.failures == 0 && e.inflight == 0 {
-			k.tr.remove(k.key)
-		}
+		k.tr.removeIfClean(k.key)
 	}
+}
+
+// wake lets the attempts waiting for a place try again. t.mu is held.
+func (t *loginThrottle) wake() {
+	close(t.ended)
+	t.ended = make(chan struct{})
 }
 
 func (t *loginThrottle) fail(tr *tracker, key string, now time.Time) {
@@ -267,6 +343,14 @@ func (tr *tracker) touch(key string, now time.Time) *entry {
 func (tr *tracker) release(key string) {
 	if e := tr.get(key); e != nil && e.inflight > 0 {
 		e.inflight--
+	}
+}
+
+// removeIfClean removes the entry of key when it has neither failures
+// nor running checks.
+func (tr *tracker) removeIfClean(key string) {
+	if e := tr.get(key); e != nil && e.failures == 0 && e.inflight == 0 {
+		tr.remove(key)
 	}
 }
 

@@ -16,10 +16,10 @@ func lockedThrottle(b *testing.B) *loginThrottle {
 		b.Fatal(err)
 	}
 	for range 5 {
-		att, _ := th.begin("admin", "192.0.2.1")
+		att, _, _ := th.begin("admin", "192.0.2.1")
 		att.done(false)
 	}
-	if _, wait := th.begin("admin", "192.0.2.1"); wait == 0 {
+	if _, wait, _ := th.begin("admin", "192.0.2.1"); wait == 0 {
 		b.Fatal("not throttled")
 	}
 	return th
@@ -31,7 +31,7 @@ func BenchmarkThrottleRefused(b *testing.B) {
 	th := lockedThrottle(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, wait := th.begin("admin", "192.0.2.1"); wait == 0 {
+		if _, wait, _ := th.begin("admin", "192.0.2.1"); wait == 0 {
 			b.Fatal("admitted")
 		}
 	}
@@ -62,7 +62,7 @@ func BenchmarkBasicAuthRefused(b *testing.B) {
 // BenchmarkBasicAuthWrongPassword is an attempt the throttle admits: the
 // cost of every guess before throttling, and of each guess it admits.
 func BenchmarkBasicAuthWrongPassword(b *testing.B) {
-	benchBasicAuth(b, &ThrottleOptions{UserFailures: 1 << 30, AddrFailures: 1 << 30})
+	benchBasicAuth(b, &ThrottleOptions{UserFailures: 1 << 30, AddrFailures: 1 << 30, UserFailuresAnyClient: 1 << 30})
 }
 
 func benchBasicAuth(b *testing.B, to *ThrottleOptions) {
@@ -84,9 +84,13 @@ func benchBasicAuth(b *testing.B, to *ThrottleOptions) {
 	for range 6 {
 		_, _ = a.Authenticate(r)
 	}
+	want := ErrTooManyAttempts
+	if to != nil {
+		want = ErrBadCredentials
+	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := a.Authenticate(r); !errors.Is(err, ErrBadCredentials) {
+		if _, err := a.Authenticate(r); !errors.Is(err, want) {
 			b.Fatal(err)
 		}
 	}

@@ -50,8 +50,9 @@ func newTestThrottle(t *testing.T, clock *fakeClock, o ThrottleOptions) *loginTh
 func failN(t *testing.T, th *loginThrottle, user, addr string, n int) {
 	t.Helper()
 	for i := range n {
-		att, wait := th.begin(user, addr)
+		att, wait, busy := th.begin(user, addr)
 		require.Zero(t, wait, "attempt %d of %s from %s refused", i+1, user, addr)
+		require.Nil(t, busy, "attempt %d of %s from %s waits", i+1, user, addr)
 		att.done(false)
 	}
 }
@@ -64,23 +65,27 @@ func TestThrottleBacksOffExponentiallyUpToTheCap(t *testing.T) {
 	failN(t, th, "admin", "10.0.0.1", 3)
 	var waits []time.Duration
 	for range 6 {
-		_, wait := th.begin("admin", "10.0.0.2")
+		_, wait, _ := th.begin("admin", "10.0.0.1")
 		require.Positive(t, wait)
 		waits = append(waits, wait)
 		clock.Advance(wait)
-		failN(t, th, "admin", "10.0.0.2", 1)
+		failN(t, th, "admin", "10.0.0.1", 1)
 	}
 	require.Equal(t, []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 8 * time.Second, 8 * time.Second}, waits)
 
 	// A refused attempt does not prolong the delay.
-	_, wait := th.begin("admin", "10.0.0.3")
+	_, wait, _ := th.begin("admin", "10.0.0.1")
 	require.Equal(t, 8*time.Second, wait)
 	clock.Advance(time.Second)
-	_, wait = th.begin("admin", "10.0.0.3")
+	_, wait, _ = th.begin("admin", "10.0.0.1")
 	require.Equal(t, 7*time.Second, wait)
 
-	// Other users are not affected.
-	att, wait := th.begin("editor", "10.0.0.3")
+	// The same user from another client is not affected, nor are other
+	// users.
+	att, wait, _ := th.begin("admin", "10.0.0.2")
+	require.Zero(t, wait)
+	att.done(true)
+	att, wait, _ = th.begin("editor", "10.0.0.3")
 	require.Zero(t, wait)
 	att.done(true)
 }
@@ -90,15 +95,15 @@ func TestThrottleSuccessResetsTheUser(t *testing.T) {
 	clock := newFakeClock()
 	th := newTestThrottle(t, clock, ThrottleOptions{UserFailures: 3})
 	failN(t, th, "admin", "10.0.0.1", 3)
-	_, wait := th.begin("admin", "10.0.0.1")
+	_, wait, _ := th.begin("admin", "10.0.0.1")
 	require.Equal(t, time.Second, wait)
 	clock.Advance(wait)
-	att, wait := th.begin("admin", "10.0.0.1")
+	att, wait, _ := th.begin("admin", "10.0.0.1")
 	require.Zero(t, wait)
 	att.done(true)
 	// The count starts afresh: three more failures before a delay.
 	failN(t, th, "admin", "10.0.0.1", 3)
-	_, wait = th.begin("admin", "10.0.0.1")
+	_, wait, _ = th.begin("admin", "10.0.0.1")
 	require.Equal(t, time.Second, wait)
 }
 
@@ -109,9 +114,9 @@ func TestThrottleCountsAddresses(t *testing.T) {
 	for i := range 4 {
 		failN(t, th, fmt.Sprint("user", i), "10.0.0.1", 1)
 	}
-	_, wait := th.begin("admin", "10.0.0.1")
+	_, wait, _ := th.begin("admin", "10.0.0.1")
 	require.Equal(t, time.Second, wait, "a fresh user name from a failing address")
-	att, wait := th.begin("admin", "10.0.0.2")
+	att, wait, _ := th.begin("admin", "10.0.0.2")
 	require.Zero(t, wait, "the same user from another address")
 	att.done(true)
 }
@@ -121,15 +126,24 @@ func TestThrottleCountsConcurrentAttempts(t *testing.T) {
 	th := newTestThrottle(t, newFakeClock(), ThrottleOptions{UserFailures: 3})
 	var running []attempt
 	for range 3 {
-		att, wait := th.begin("admin", "10.0.0.1")
+		att, wait, busy := th.begin("admin", "10.0.0.1")
 		require.Zero(t, wait)
+		require.Nil(t, busy)
 		running = append(running, att)
 	}
-	_, wait := th.begin("admin", "10.0.0.2")
-	require.Positive(t, wait, "a fourth guess while three are being checked")
+	_, wait, busy := th.begin("admin", "10.0.0.1")
+	require.Zero(t, wait)
+	require.NotNil(t, busy, "a fourth guess while three are being checked waits")
+	select {
+	case <-busy:
+		t.Fatal("woken before a check ended")
+	default:
+	}
 	running[0].abandon()
-	att, wait := th.begin("admin", "10.0.0.2")
+	<-busy
+	att, wait, busy := th.begin("admin", "10.0.0.1")
 	require.Zero(t, wait, "an abandoned attempt frees its place")
+	require.Nil(t, busy)
 	att.done(true)
 	for _, a := range running[1:] {
 		a.done(false)
@@ -155,7 +169,7 @@ func TestThrottleIsBoundedAndCleansItself(t *testing.T) {
 
 	// Entries not tried for ForgetAfter are dropped by the next attempt.
 	clock.Advance(time.Hour)
-	att, wait := th.begin("admin", "10.1.0.1")
+	att, wait, _ := th.begin("admin", "10.1.0.1")
 	require.Zero(t, wait)
 	require.Equal(t, 1, th.users.len())
 	require.Equal(t, 1, th.addrs.len())

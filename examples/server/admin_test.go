@@ -105,3 +105,26 @@ func TestTrustedOriginFlag(t *testing.T) {
 	require.Error(t, o.Set("admin.example"))
 	require.Equal(t, originFlags{"https://admin.example", "http://127.0.0.1:9000"}, o)
 }
+
+// TestLoginLockOutIsNotAWrongPassword checks that /login answers a
+// throttled attempt with 429 and Retry-After rather than 401.
+func TestLoginLockOutIsNotAWrongPassword(t *testing.T) {
+	t.Parallel()
+	const pw = "abcd efgh ijkl mnop qrst uvwx"
+	srv, _, closeSite, err := newServer(context.Background(), serverConfig{addr: "127.0.0.1:1", base: "/contentgen/v1", adminPassword: pw, db: "memory"})
+	require.NoError(t, err)
+	defer closeSite()
+	login := func(password string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest("POST", "/login", nil)
+		req.SetBasicAuth("admin", password)
+		rec := httptest.NewRecorder()
+		srv.Handler.ServeHTTP(rec, req)
+		return rec
+	}
+	for range 5 {
+		require.Equal(t, http.StatusUnauthorized, login("wrong").Code)
+	}
+	rec := login(pw)
+	require.Equal(t, http.StatusTooManyRequests, rec.Code)
+	require.NotEmpty(t, rec.Header().Get("Retry-After"))
+}

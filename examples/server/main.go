@@ -50,6 +50,7 @@ import (
 	"os"
 	"os/signal"
 	"path"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -344,6 +345,12 @@ func addUser(ctx context.Context, host contentgen.Host, u userSpec, i int) error
 func login(basic *httpapi.BasicAuth, sessions *httpapi.Sessions) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p, err := basic.Authenticate(r)
+		var te *httpapi.ThrottledError
+		if errors.As(err, &te) {
+			w.Header().Set("Retry-After", strconv.FormatInt(max(1, int64((te.RetryAfter+time.Second-1)/time.Second)), 10))
+			http.Error(w, "too many failed logins", http.StatusTooManyRequests)
+			return
+		}
 		if err != nil || p == nil {
 			w.Header().Set("WWW-Authenticate", `Basic realm="contentgen"`)
 			http.Error(w, "unauthorized", http.StatusUnauthorized)

@@ -33,8 +33,9 @@ var files embed.FS
 // failed logins that the API's Basic authentication uses.
 type Verifier interface {
 	// Verify returns the principal of a valid login; ErrBadCredentials
-	// (or an error matching it, such as *httpapi.ThrottledError) for a
-	// wrong one; another error when the check could not be made.
+	// for a wrong one; a *httpapi.ThrottledError when the throttle
+	// refused the attempt; another error when the check could not be
+	// made.
 	Verify(r *http.Request, login, password string) (*httpapi.Principal, error)
 }
 

@@ -273,7 +273,7 @@ func TestLoginIsThrottledLikeBasicAuth(t *testing.T) {
 	apiResp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	apiResp.Body.Close()
-	require.Equal(t, http.StatusUnauthorized, apiResp.StatusCode)
+	require.Equal(t, http.StatusTooManyRequests, apiResp.StatusCode)
 	require.NotEmpty(t, apiResp.Header.Get("Retry-After"))
 
 	s.clock.Advance(2 * time.Minute)

@@ -20,7 +20,7 @@ var (
 	codesBadRequest = []string{"invalid_post_type", "invalid_taxonomy", "invalid_count", "invalid_parameter", "no_file", "partial_upload"}
 	codesTooLarge   = []string{"request_too_large", "too_large"}
 	codesInternal   = []string{"internal_error", "generation_failed", "write_failed"}
-	allCodes        = concat(codesBadRequest, []string{"rest_not_logged_in", "rest_forbidden", "cross_origin_request", "not_found", "method_not_allowed", "conflict"},
+	allCodes        = concat(codesBadRequest, []string{"rest_not_logged_in", "too_many_attempts", "rest_forbidden", "cross_origin_request", "not_found", "method_not_allowed", "conflict"},
 		codesTooLarge, []string{"unsupported_type", "unsupported_media_type", "not_configured", "request_canceled"}, codesInternal, []string{"insufficient_storage"})
 )
 

@@ -25,7 +25,7 @@ type op struct {
 	answer obj
 	// response replaces the 200 response (event streams).
 	response obj
-	// errs are the error statuses beyond 401, 403 and 500.
+	// errs are the error statuses beyond 401, 403, 429 and 500.
 	errs []int
 	// plainErrs are the statuses answered with the error envelope
 	// without code only; eitherErrs those answered with either envelope.
@@ -534,12 +534,13 @@ var errorStatuses = map[int]struct {
 	codes      []string
 }{
 	400: {"BadRequest", "A parameter is missing or invalid; the message names it.", codesBadRequest},
-	401: {"Unauthorized", "No valid credentials. Repeated failures are throttled, with Retry-After.", []string{"rest_not_logged_in"}},
+	401: {"Unauthorized", "No valid credentials.", []string{"rest_not_logged_in"}},
 	403: {"Forbidden", "The user lacks the manage_options capability (rest_forbidden), or a state-changing request came from a page of another origin (cross_origin_request: its Origin or Sec-Fetch-Site header names another site), which is refused before authentication.", []string{"rest_forbidden", "cross_origin_request"}},
 	404: {"NotFound", "The item does not exist.", []string{"not_found"}},
 	409: {"Conflict", "A concurrent change got in the way; retrying may succeed.", []string{"conflict"}},
 	413: {"TooLarge", "The request body or file is larger than allowed.", codesTooLarge},
 	415: {"UnsupportedType", "The file type is not allowed (unsupported_type), or a request body was not sent as Content-Type application/json (unsupported_media_type), which is refused before authentication.", []string{"unsupported_type", "unsupported_media_type"}},
+	429: {"TooManyAttempts", "Too many failed logins of this user from this client, of this client, or of this user from clients it never signed in from: the credentials were not checked. Retry after the seconds of Retry-After.", []string{"too_many_attempts"}},
 	500: {"InternalError", "An unexpected failure on the server; its cause is logged, not sent.", codesInternal},
 	503: {"Unavailable", "The feature is not configured on this server.", []string{"not_configured"}},
 	507: {"InsufficientStorage", "The site's storage (its database or media files) is full; nothing of the request was kept. Deleting generated content still works and frees space.", []string{"insufficient_storage"}},
@@ -566,10 +567,14 @@ func errorResponses() obj {
 			"description": e.desc,
 			"content":     obj{"application/json": obj{"schema": ref(errorSchemaName(status))}},
 		}
-		if status == 401 {
+		switch status {
+		case 401:
 			r["headers"] = obj{
 				"WWW-Authenticate": obj{"schema": str(""), "description": `Basic realm="...", charset="UTF-8"`},
-				"Retry-After":      obj{"schema": integer(""), "description": "Seconds to wait, when login attempts are throttled."},
+			}
+		case 429:
+			r["headers"] = obj{
+				"Retry-After": obj{"schema": integer(""), "description": "Seconds to wait before the next login attempt can be checked."},
 			}
 		}
 		out[e.name] = r
@@ -601,7 +606,7 @@ func (o *op) operation() obj {
 	} else {
 		responses["200"] = obj{"description": "Success.", "content": obj{"application/json": obj{"schema": o.answer}}}
 	}
-	statuses := append([]int{401, 403, 500}, o.errs...)
+	statuses := append([]int{401, 403, 429, 500}, o.errs...)
 	if o.method != "GET" && !slices.Contains(o.plainErrs, 507) {
 		// Every write may find the storage full.
 		statuses = append(statuses, 507)
