@@ -305,6 +305,10 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
+	if err, _ := a.checkRequest(w, r); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
 	if _, pattern := a.mux.Handler(r); pattern == "" {
 		a.noRoute(w, r)
 		return

@@ -164,16 +164,16 @@ func (q *query) intIn(name string, def, lo, hi int) int {
 
 // boolean parses an optional boolean parameter with a default.
 func (q *query) boolean(name string, def bool) bool {
-	s := strings.ToLower(q.str(name))
+	s := q.str(name)
 	switch s {
 	case "":
 		return def
-	case "1", "true", "yes", "on":
+	case "true":
 		return true
-	case "0", "false", "no", "off":
+	case "false":
 		return false
 	}
-	q.fail(paramError(name, "%s must be a boolean, got %q", name, s))
+	q.fail(paramError(name, "%s must be true or false, got %q", name, s))
 	return def
 }
 

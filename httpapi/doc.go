@@ -98,7 +98,12 @@
 // OpenAPI returns the OpenAPI 3.1 document of every endpoint (the file
 // openapi.json of this package), which the API also serves at
 // GET /openapi.json. The package's tests keep it and the routes in step
-// and validate every request and answer they make against it.
+// and validate every request and answer they make against it. The API
+// itself checks every request against it before the handler runs: another
+// method on a documented path is 405 with Allow, and a query parameter or
+// JSON property the document's schema forbids (wrong type, null, out of
+// range, empty, unknown where additionalProperties is false) is 400
+// invalid_parameter naming it.
 //
 // # Errors
 //

@@ -80,7 +80,7 @@ func schemas() obj {
 		}, "selection_mode"),
 	}, "field_type", "create", "choose"))
 	add("FieldConfig", record(props{
-		"core_fields":   mapOf(ref("FieldSetting"), "Core field name (post_title, post_content, post_excerpt, post_status, post_date, post_author) to setting."),
+		"core_fields":   coreFields(),
 		"custom_fields": mapOf(ref("FieldSetting"), "Custom field name to setting."),
 		"content_format": enum("The format of post bodies and wysiwyg values: html (default), blocks (block editor markup) or markdown (CommonMark).",
 			"html", "blocks", "markdown"),
@@ -433,4 +433,26 @@ func withDefault(s obj, v any) obj {
 func withMin(s obj, min float64) obj {
 	s["minimum"] = min
 	return s
+}
+
+func withMax(s obj, max float64) obj {
+	s["maximum"] = max
+	return s
+}
+
+// nonEmpty is a string of at least one character.
+func nonEmpty(desc string) obj { return withDesc(obj{"type": "string", "minLength": 1}, desc) }
+
+// maxHourlyRate is the largest hourly_rate the settings take.
+const maxHourlyRate = 1_000_000
+
+// coreFields is field_config.core_fields: a setting per core field of
+// templates.CoreFields, and no other name.
+func coreFields() obj {
+	p := obj{}
+	for _, f := range templates.CoreFields() {
+		p[f.Name] = ref("FieldSetting")
+	}
+	return obj{"type": "object", "properties": p, "additionalProperties": false,
+		"description": "Core field name (post_title, post_content, post_excerpt, post_status, post_date, post_author) to setting."}
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/templates"
 )
 
@@ -44,6 +45,10 @@ func pathParam(name string, schema obj, desc string) obj {
 }
 
 func queryParam(name string, schema obj, desc string) obj {
+	if schema["type"] == "string" && schema["enum"] == nil {
+		// The server refuses an empty value of any parameter it reads.
+		schema["minLength"] = 1
+	}
 	p := obj{"name": name, "in": "query", "schema": schema}
 	if desc != "" {
 		p["description"] = desc
@@ -204,14 +209,15 @@ func operations() []op {
 		{method: "POST", path: "/settings", id: "updateSettings", tag: "Settings", summary: "Change general settings; omitted ones keep their value",
 			body: body("", props{
 				"admin_locale": str(""), "locale": str(""),
-				"default_post_count": integer(""), "default_term_count": integer(""), "default_user_count": integer(""),
+				"default_post_count": intIn(1, contentgen.DefaultMaxCount, ""), "default_term_count": intIn(1, contentgen.DefaultMaxCount, ""),
+				"default_user_count":           intIn(1, contentgen.DefaultMaxCount, ""),
 				"delete_history_on_deactivate": boolean(""), "delete_media_with_posts": boolean(""),
 				"auto_select_default_template": boolean(""),
 				"delete_related_media":         boolean(""), "delete_related_terms": boolean(""),
 				"delete_related_authors": boolean(""), "delete_related_comments": boolean(""),
 				"default_image_provider": enum("", imageProviders...), "telemetry_enabled": boolean(""),
 				"save_and_generate_auto_run": boolean(""), "child_generate_behavior": enum("", "ask", "child_only", "parent_chain"),
-				"hourly_rate": withMin(number(""), 1), "text_source": enum("", "realtext", "lorem"),
+				"hourly_rate": withMax(withMin(number(""), 1), maxHourlyRate), "text_source": enum("", "realtext", "lorem"),
 			}),
 			answer: ok(props{"message": str(""), "settings": ref("GeneralSettings")}), errs: []int{400, 413}},
 		{method: "GET", path: "/settings/ai", id: "getAISettings", tag: "Settings", summary: "Read the AI settings; keys only masked",
@@ -365,7 +371,7 @@ func operations() []op {
 			}), errs: []int{400}},
 		{method: "POST", path: "/templates", id: "createTemplate", tag: "Templates", summary: "Create a template",
 			body: body("", props{
-				"name": str(""), "post_type": str(""), "description": str(""),
+				"name": nonEmpty(""), "post_type": nonEmpty(""), "description": str(""),
 				"is_default":   boolean("Unsets the flag on the other templates of the post type."),
 				"field_config": ref("FieldConfig"), "taxonomy_config": ref("TaxonomyConfig"),
 			}, "name", "post_type"), bodyRequired: true,
@@ -396,7 +402,7 @@ func operations() []op {
 		{method: "PUT", path: "/templates/{id}", id: "updateTemplate", tag: "Templates", summary: "Change a template; only sent properties change",
 			params: []obj{tplID},
 			body: body("post_type cannot change.", props{
-				"name": str(""), "description": str(""), "post_type": str("Must equal the template's."),
+				"name": nonEmpty(""), "description": str(""), "post_type": str("Must equal the template's."),
 				"is_default": boolean(""), "field_config": ref("FieldConfig"), "taxonomy_config": ref("TaxonomyConfig"),
 			}),
 			answer: ref("TemplateAnswer"), errs: []int{400, 404, 409, 413}},
