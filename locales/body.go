@@ -221,11 +221,19 @@ func (w *Writer) writeList(d *markup.Doc, ordered bool) {
 	} else {
 		w.buf = d.OpenList(w.buf)
 	}
-	for j, k := 0, w.between(3, 6); j < k; j++ {
+	k := w.between(3, 6)
+	var item *frame
+	if w.lex() != nil {
+		var distinct int
+		item, distinct = w.itemFrame()
+		k = min(k, max(distinct, 2))
+		defer func() { w.d.seq = -1 }()
+	}
+	for j := 0; j < k; j++ {
 		w.buf = d.OpenItem(w.buf)
 		start := len(w.buf)
-		if lx := w.lex(); lx != nil {
-			w.appendFrame(w.pickFrame(lx.plans[w.d.kind].item))
+		if item != nil {
+			w.appendFrame(item)
 		} else if w.src == RealText {
 			w.appendPattern(&w.p.clauses[w.r.IntN(len(w.p.clauses))], true)
 		} else {
@@ -265,7 +273,11 @@ func (w *Writer) writeQuote(d *markup.Doc) {
 	w.buf = d.OpenParagraph(w.buf)
 	start := len(w.buf)
 	if lx != nil {
-		w.appendLexParagraph(lx.roles["quote"], w.between(1, 2))
+		w.appendLexSentence(lx.roles["quote"])
+		if w.r.IntN(2) == 0 {
+			w.space()
+			w.appendLexSentence(lx.roles["quote"])
+		}
 	} else {
 		w.appendParagraphText(w.between(1, 2))
 	}

@@ -75,6 +75,9 @@ type docState struct {
 	nrec   int
 	// last is the agreement class of the last entry slot written.
 	last uint8
+	// seq, when not negative, makes entries be drawn in turn from the
+	// seq-th of their type's list on (list items); seqN counts them.
+	seq, seqN int
 	// picks are the document's own words of list sections ({@city}):
 	// list index and word index, npicks of them.
 	picks  [4][2]int
@@ -116,7 +119,8 @@ func (w *Writer) planDoc() {
 	} else {
 		d.topic = w.r.IntN(len(lx.byTopic))
 	}
-	d.kind = w.r.IntN(len(lx.plans))
+	kinds := lx.topicKinds[d.topic]
+	d.kind = int(kinds[w.r.IntN(len(kinds))])
 	for t := range d.focus {
 		list := lx.byTopic[d.topic][t]
 		d.focus[t] = list[w.r.IntN(len(list))]
@@ -126,7 +130,7 @@ func (w *Writer) planDoc() {
 	} else {
 		clear(d.used)
 	}
-	d.nrec, d.npicks = 0, 0
+	d.nrec, d.npicks, d.seq = 0, 0, -1
 	w.unbind()
 }
 
@@ -144,17 +148,18 @@ func (w *Writer) unbind() {
 	}
 }
 
-// pickFrame draws a frame of list, avoiding frames the document used.
+// pickFrame draws a frame of list, avoiding frames the document used:
+// the one drawn, or the next unused one after it (one draw).
 func (w *Writer) pickFrame(list []frame) *frame {
-	d := &w.d
-	var f *frame
-	for try := 0; try < 4; try++ {
-		f = &list[w.r.IntN(len(list))]
-		if d.used[f.id>>6]&(1<<(f.id&63)) == 0 {
-			break
-		}
+	i := w.r.IntN(len(list))
+	f := &list[i]
+	for k := 1; k < len(list) && w.usedFrame(f); k++ {
+		f = &list[(i+k)%len(list)]
 	}
-	d.used[f.id>>6] |= 1 << (f.id & 63)
+	if w.usedFrame(f) {
+		f = &list[i]
+	}
+	w.markFrame(f)
 	return f
 }
 
@@ -166,6 +171,12 @@ func (w *Writer) markFrame(f *frame)      { w.d.used[f.id>>6] |= 1 << (f.id & 63
 func (w *Writer) drawEntry(t uint8) int32 {
 	d := &w.d
 	list := w.p.lex.byTopic[d.topic][t]
+	if d.seq >= 0 {
+		// Items of a list: the entries in turn, from a random start.
+		e := list[(d.seq+d.seqN)%len(list)]
+		d.seqN++
+		return e
+	}
 	var e int32
 	for try := 0; try < 3; try++ {
 		e = list[w.r.IntN(len(list))]
@@ -259,6 +270,7 @@ func (w *Writer) appendLexSentence(list []frame) {
 // lead or the general body frames.
 func (w *Writer) appendLexParagraph(lead []frame, k int) {
 	body := w.p.lex.frameRole("body")
+	leadAgain := false
 	for i := 0; i < k; i++ {
 		if i > 0 {
 			w.space()
@@ -267,9 +279,10 @@ func (w *Writer) appendLexParagraph(lead []frame, k int) {
 			w.appendLexSentence(lead)
 			continue
 		}
-		// Another sentence of the lead role half of the time, when the
+		// One more sentence of the lead role half of the time, when the
 		// one drawn is still unused; else a general one.
-		if w.r.IntN(2) == 0 {
+		if !leadAgain && w.r.IntN(2) == 0 {
+			leadAgain = true
 			if f := &lead[w.r.IntN(len(lead))]; !w.usedFrame(f) {
 				w.markFrame(f)
 				start := len(w.buf)
@@ -475,4 +488,20 @@ func roundNum(n, span int) int {
 		step = 5
 	}
 	return n / step * step
+}
+
+// itemFrame chooses the frame every item of a list is written from and
+// returns it with the number of distinct items it can give (the length of
+// its first slot's list), and starts drawing entries in turn.
+func (w *Writer) itemFrame() (*frame, int) {
+	f := w.pickFrame(w.p.lex.plans[w.d.kind].item)
+	n := 1 << 30
+	for i := range f.toks {
+		if t := &f.toks[i]; t.kind == fEntry && !t.focus && t.bind == 0 {
+			n = len(w.p.lex.byTopic[w.d.topic][t.typ])
+			break
+		}
+	}
+	w.d.seq, w.d.seqN = w.r.IntN(64), 0
+	return f, n
 }

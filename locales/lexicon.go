@@ -72,6 +72,9 @@ type lexicon struct {
 	// frames.
 	kinds []string
 	plans []kindPlan
+	// topicKinds are the plans each topic is written as ("kinds =" in its
+	// group, inherited from the parent topic; every kind without).
+	topicKinds [][]uint8
 	// lowSubjects are the lower-cased forms of each subject entry.
 	lowSubjects [][]string
 }
@@ -207,6 +210,7 @@ func (b *builder) readLexicon() {
 	}
 	lx.byTopic = make([][nLexTypes][]int32, len(defs))
 	topic := -1
+	kindLines := make([][]string, len(defs))
 	respell := b.respell()
 	for _, l := range lines {
 		if l[0] == '@' {
@@ -220,6 +224,11 @@ func (b *builder) readLexicon() {
 			continue
 		}
 		k, v, ok := strings.Cut(l, "=")
+		if strings.TrimSpace(k) == "kinds" && topic >= 0 {
+			// The kinds of post the topic is written as (default: all).
+			kindLines[topic] = strings.Fields(v)
+			continue
+		}
 		t := lexType(strings.TrimSpace(k))
 		if !ok || t < 0 {
 			b.fail("lexicon %q: want type = entry ; entry", l)
@@ -343,6 +352,26 @@ func (b *builder) readLexicon() {
 		b.fail("lexicon: no [frames.title.KIND] section")
 	}
 	lx.plans = lx.buildPlans()
+	lx.topicKinds = make([][]uint8, len(p.topics))
+	for i := range p.topics {
+		names := kindLines[i]
+		for j := i; names == nil && j >= 0; j = p.topics[j].parent {
+			names = kindLines[j]
+		}
+		for k, plan := range lx.plans {
+			if names == nil || slices.Contains(names, plan.name) {
+				lx.topicKinds[i] = append(lx.topicKinds[i], uint8(k))
+			}
+		}
+		for _, n := range names {
+			if !slices.ContainsFunc(lx.plans, func(kp kindPlan) bool { return kp.name == n }) {
+				b.fail("lexicon @%s: unknown kind %q", p.topics[i].id, n)
+			}
+		}
+		if len(lx.topicKinds[i]) == 0 {
+			b.fail("lexicon @%s: no kind of post", p.topics[i].id)
+		}
+	}
 	lx.lowSubjects = make([][]string, len(lx.entries))
 	for _, e := range lx.subjects {
 		for _, f := range lx.entries[e].fields {
