@@ -112,6 +112,9 @@ func New(g *contentgen.Generator, opts *Options) (*API, error) {
 	if o.MaxBodyBytes < 0 {
 		return nil, errors.New("httpapi: New: Options.MaxBodyBytes must not be negative")
 	}
+	if _, err := compiledSpec(); err != nil {
+		return nil, fmt.Errorf("httpapi: New: the embedded OpenAPI document: %w", err)
+	}
 	cop, err := NewCrossOriginProtection(o.TrustedOrigins...)
 	if err != nil {
 		return nil, fmt.Errorf("httpapi: New: Options.TrustedOrigins: %w", err)

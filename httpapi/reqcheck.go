@@ -69,7 +69,6 @@ type schema struct {
 	pattern    *regexp.Regexp
 	oneOf      []*schema
 	ref        string
-	resolved   *schema
 	components map[string]*schema
 }
 
@@ -219,11 +218,8 @@ func compileSchema(m map[string]any, comps map[string]*schema) *schema {
 
 // target resolves a reference.
 func (s *schema) target() *schema {
-	for s.ref != "" {
-		if s.resolved == nil {
-			return s.components[s.ref]
-		}
-		s = s.resolved
+	for s != nil && s.ref != "" {
+		s = s.components[s.ref]
 	}
 	return s
 }
@@ -255,8 +251,8 @@ func (sp *apiSpec) match(path string) *specPath {
 // it read.
 func (a *API) checkRequest(w http.ResponseWriter, r *http.Request) (error, bool) {
 	spec, err := compiledSpec()
-	if err != nil || spec == nil {
-		return nil, false
+	if err != nil {
+		return err, true // New refuses to build an API without it
 	}
 	p := spec.match(r.URL.Path)
 	if p == nil {
