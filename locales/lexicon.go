@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // The typed lexicon and the sentence frames of a locale (see
@@ -598,15 +600,21 @@ func (b *builder) respell() func(string) string {
 		i := 0
 		for i < len(s) {
 			j := i
-			for j < len(s) && isASCIILetter(s[j]) {
-				j++
+			for j < len(s) {
+				r, n := utf8.DecodeRuneInString(s[j:])
+				if !unicode.IsLetter(r) {
+					break
+				}
+				j += n
 			}
 			if j > i {
 				w := s[i:j]
+				first, _ := utf8.DecodeRuneInString(w)
 				if r, ok := m[w]; ok {
 					out.WriteString(r)
-				} else if r, ok := m[strings.ToLower(w)]; ok && w[0] >= 'A' && w[0] <= 'Z' {
-					out.WriteString(strings.ToUpper(r[:1]) + r[1:])
+				} else if r, ok := m[strings.ToLower(w)]; ok && unicode.IsUpper(first) {
+					rf, rn := utf8.DecodeRuneInString(r)
+					out.WriteString(string(unicode.ToUpper(rf)) + r[rn:])
 				} else {
 					out.WriteString(w)
 				}
@@ -619,8 +627,6 @@ func (b *builder) respell() func(string) string {
 		return out.String()
 	}
 }
-
-func isASCIILetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // compileFrame compiles a frame line: literal text and slots {type},
 // {type.field}, {typeN}, {@type}, {=a|b|c}, {lo-hi}, {name}, {first} and

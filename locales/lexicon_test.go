@@ -251,3 +251,12 @@ func TestSubjectsAreNotOtherWords(t *testing.T) {
 		}
 	}
 }
+
+// A [respell] word is a whole word of any script: "começo" is replaced as
+// a word, and "come" never inside it.
+func TestRespellWholeWordsWithAccents(t *testing.T) {
+	b := &builder{raw: rawPack{sections: map[string][]string{"respell": {"começo início", "come dorme", "bebê bebé"}}}}
+	r := b.respell()
+	assert.Equal(t, "No início, o bebé dorme; dorme.", r("No começo, o bebê dorme; come."))
+	assert.Equal(t, "Início", r("Começo"))
+}
