@@ -45,8 +45,9 @@ type Registry struct {
 	matcher language.Matcher
 	packs   []packSlot
 
-	loremOnce sync.Once
-	lorem     []string
+	loremOnce   sync.Once
+	lorem       []string
+	loremPacked []packedWord
 }
 
 type packSlot struct {
@@ -281,12 +282,13 @@ func (r *Registry) parse(i int) (*Pack, error) {
 		return nil, fmt.Errorf("locales: data of %s: %w", s.code, err)
 	}
 	p.locale = r.locales[i]
-	p.lorem = r.loremWords()
+	p.lorem, p.loremPacked = r.loremWords()
 	return p, nil
 }
 
-// loremWords returns the Latin placeholder vocabulary, parsed once.
-func (r *Registry) loremWords() []string {
+// loremWords returns the Latin placeholder vocabulary, parsed once, as
+// strings and as packed words.
+func (r *Registry) loremWords() ([]string, []packedWord) {
 	r.loremOnce.Do(func() {
 		for line := range strings.Lines(loremFile) {
 			line = strings.TrimSpace(line)
@@ -297,6 +299,10 @@ func (r *Registry) loremWords() []string {
 				r.lorem = append(r.lorem, w)
 			}
 		}
+		var err error
+		if r.loremPacked, err = packWords(r.lorem); err != nil {
+			panic(err) // the embedded file is checked by TestLoremWordsPack
+		}
 	})
-	return r.lorem
+	return r.lorem, r.loremPacked
 }

@@ -533,3 +533,16 @@ func TestWriterAllocatesOnlyItsResult(t *testing.T) {
 		}
 	}
 }
+
+// TestLoremWordsPack checks that every placeholder word fits the writer's
+// packed blocks and reads back whole, and that a longer word is refused.
+func TestLoremWordsPack(t *testing.T) {
+	words, packed := NewRegistry().loremWords()
+	require.Len(t, packed, len(words))
+	for i, w := range words {
+		n := int(packed[i][packedWordMax])
+		assert.Equal(t, w, string(packed[i][:n]))
+	}
+	_, err := packWords([]string{"pneumonoultramicroscopic"})
+	assert.ErrorContains(t, err, "pneumonoultramicroscopic")
+}

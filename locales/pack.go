@@ -2,6 +2,7 @@ package locales
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"strconv"
 	"time"
@@ -15,6 +16,9 @@ type Pack struct {
 	// lorem is the Latin vocabulary of the Lorem source, shared by all packs
 	// of a Registry.
 	lorem []string
+	// loremPacked holds the same words as fixed blocks, for the writer's
+	// word loop.
+	loremPacked []packedWord
 
 	// female and male are given names; familyM and familyF are the family
 	// names in their masculine and feminine forms (equal where the language
@@ -182,4 +186,23 @@ func (p *Pack) appendNumber(b []byte, f float64, decimals int) []byte {
 		b = append(b, frac...)
 	}
 	return b
+}
+
+// packedWordMax is the longest word a packedWord holds.
+const packedWordMax = 15
+
+// packedWord is a word of at most packedWordMax bytes in a block of 16, its
+// length in the last byte: copying it is one fixed-size move, not a call.
+type packedWord [packedWordMax + 1]byte
+
+func packWords(words []string) ([]packedWord, error) {
+	out := make([]packedWord, len(words))
+	for i, w := range words {
+		if len(w) > packedWordMax {
+			return nil, fmt.Errorf("locales: placeholder word %q is longer than %d bytes", w, packedWordMax)
+		}
+		copy(out[i][:], w)
+		out[i][packedWordMax] = byte(len(w))
+	}
+	return out, nil
 }

@@ -191,6 +191,13 @@ func (w *Writer) appendSentence(n int) {
 	if k := w.r.IntN(12); k < n-6 {
 		commaAt = 4 + k
 	}
+	// Four words from each 64-bit draw: a word takes 16 bits, scaled to
+	// the list by a multiply and shift (a bias of at most len/65536). Each
+	// word is copied as one 16-byte block, then the slice is cut to it.
+	words := w.p.loremPacked
+	size := uint64(len(words))
+	w.buf = slices.Grow(w.buf, n*(packedWordMax+2)+1)
+	var bits uint64
 	for i := 0; i < n; i++ {
 		if i > 0 {
 			if i == commaAt {
@@ -198,7 +205,15 @@ func (w *Writer) appendSentence(n int) {
 			}
 			w.buf = append(w.buf, ' ')
 		}
-		w.buf = append(w.buf, w.pick(w.p.lorem)...)
+		if i&3 == 0 {
+			bits = w.r.Uint64()
+		}
+		word := &words[(bits&0xffff)*size>>16]
+		l := len(w.buf)
+		w.buf = w.buf[:l+len(word)]
+		*(*packedWord)(w.buf[l:]) = *word
+		w.buf = w.buf[:l+int(word[packedWordMax])]
+		bits >>= 16
 	}
 	w.upperAt(start)
 	w.buf = append(w.buf, '.')
