@@ -15,7 +15,24 @@
 // and AI settings, API keys) and Media (the media library).
 //
 // Package memhost is an in-memory Host for tests and demos; hosttest is
-// the conformance suite for other Hosts. Text comes from the locales
+// the conformance suite for other Hosts.
+//
+// # Building a Generator
+//
+// New is the one way to build a Generator, whatever the backend. The
+// host says what it keeps beside its content and what it can keep
+// (Describer, Capabilities): the SQL hosts of contentgen/sqlstore and
+// contentgen/wphost keep the history, templates and state in their
+// database, so New(host, nil, cfg) is all they need, and their batches
+// commit with their history entries. The Generator adds what a host
+// lacks, in one place: in-memory stores where neither the host nor the
+// Config gives one, the default batch size, undoing a batch whose history
+// write failed on hosts without transactions (Transactor), and, on hosts
+// that keep no media files (no MediaStorer, or Capabilities saying
+// MediaRecordsOnly, or StoreMedia failing with errors.ErrUnsupported),
+// images recorded by the URL they came from, or left out with a warning
+// when they have none. A failed image never fails a run; only a full
+// storage (ErrHostFull) does, keeping nothing. Text comes from the locales
 // package, images from providers, saved generation configurations from
 // templates.
 //

@@ -23,9 +23,12 @@ import (
 // through Templates, Settings and Media. It is safe for concurrent use;
 // create one per host.
 type Generator struct {
-	cfg    Config
-	host   Host
-	hist   history.Store
+	cfg  Config
+	host Host
+	hist history.Store
+	// files is whether the host keeps media files; without them images
+	// are kept as records of their URLs (see MediaStorer).
+	files  bool
 	images map[string]providers.ImageProvider
 	log    *slog.Logger
 	now    func() time.Time
@@ -41,27 +44,52 @@ type Generator struct {
 	media     *MediaService
 }
 
-// New returns a Generator over host, recording into hist. cfg may be nil;
-// an invalid cfg gives an error naming the field.
+// New returns a Generator over host, recording into hist. It is the one
+// way to build a Generator, whatever the backend: what the host keeps
+// besides content it says through Describer, and the Generator adds what
+// it lacks. hist may be nil when the host keeps a history (such as the
+// hosts of contentgen/sqlstore and contentgen/wphost, whose batches then
+// commit with their history entries); Config.State, Config.Templates and
+// Config.BatchSize left zero come from the host's Capabilities too, then
+// from the defaults. cfg may be nil; an invalid cfg gives an error naming
+// the field.
 func New(host Host, hist history.Store, cfg *Config) (*Generator, error) {
 	if host == nil {
 		return nil, errors.New("contentgen: New: host is nil")
 	}
+	var caps Capabilities
+	if d, ok := host.(Describer); ok {
+		caps = d.Capabilities()
+	}
 	if hist == nil {
-		return nil, errors.New("contentgen: New: history store is nil")
+		hist = caps.History
+	}
+	if hist == nil {
+		return nil, errors.New("contentgen: New: history store is nil, and the host keeps none")
 	}
 	var c Config
 	if cfg != nil {
 		c = *cfg
 	}
+	if c.State == nil {
+		c.State = caps.State
+	}
+	if c.Templates == nil {
+		c.Templates = caps.Templates
+	}
+	if c.BatchSize == 0 {
+		c.BatchSize = caps.BatchSize
+	}
 	c = c.withDefaults()
 	if err := c.validate(); err != nil {
 		return nil, fmt.Errorf("contentgen: New: %w", err)
 	}
+	_, files := host.(MediaStorer)
 	g := &Generator{
 		cfg:    c,
 		host:   host,
 		hist:   hist,
+		files:  files && !caps.MediaRecordsOnly,
 		images: make(map[string]providers.ImageProvider, len(c.ImageProviders)),
 		log:    c.Logger,
 		now:    c.Now,

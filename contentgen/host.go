@@ -3,6 +3,9 @@ package contentgen
 import (
 	"context"
 	"errors"
+
+	"github.com/contentgen/contentgen/history"
+	"github.com/contentgen/contentgen/templates"
 )
 
 // Errors a Host wraps so that the Generator can tell its failures apart.
@@ -51,7 +54,8 @@ var (
 //     concurrent delete cannot slip in between.
 //
 // Optional capabilities are discovered by type assertion: Trasher,
-// Transactor, Exister and MediaStorer.
+// Transactor, Exister, PostDeleter and MediaStorer; what a host stores
+// besides content it says through Describer.
 type Host interface {
 	// Site describes the installation.
 	Site(ctx context.Context) (Site, error)
@@ -240,6 +244,13 @@ type PostDeleter interface {
 }
 
 // MediaStorer is implemented by hosts that keep the bytes of media items.
+//
+// On a host that keeps no files (one without MediaStorer, or one whose
+// Capabilities say MediaRecordsOnly, or whose StoreMedia fails with an
+// error wrapping errors.ErrUnsupported), the Generator keeps a generated
+// image as a record of the URL it came from (CreateMedia, without sizes)
+// and leaves out, with a warning, an image that has none (such as those
+// drawn by provider_local); uploads then fail.
 type MediaStorer interface {
 	// StoreMedia stores m with its bytes, and the bytes of its Sizes, and
 	// returns the new id; the host sets the URLs of the item and its sizes
@@ -248,4 +259,39 @@ type MediaStorer interface {
 	// MediaBytes returns the stored bytes of an item, or ErrHostNotFound
 	// (also for records made by CreateMedia, which have no bytes).
 	MediaBytes(ctx context.Context, id int64) ([]byte, string, error)
+}
+
+// Capabilities is what a host says about itself through Describer: the
+// stores it keeps beside its content and what it can keep. New reads it
+// once; the Generator adds what the host lacks (in-memory stores, the
+// default batch size, keeping images as records of their URLs). The zero
+// value describes a host that keeps content only, as a host without
+// Describer does.
+type Capabilities struct {
+	// History, Templates and State are the stores the host keeps in its
+	// own storage, such as tables of the same database, so that a batch
+	// of content and its history entries commit in one transaction of the
+	// host (Transactor). New uses them when its hist argument, or
+	// Config.Templates or Config.State, is nil; nil means the host keeps
+	// none.
+	History   history.Store
+	Templates templates.Store
+	State     StateStore
+	// MediaRecordsOnly is set by a host that implements MediaStorer but,
+	// as it is set up, keeps no media files (a WordPress site opened
+	// without its uploads directory, a SQL host without a media
+	// directory). The Generator then never calls StoreMedia and treats
+	// the host as one without MediaStorer (see MediaStorer).
+	MediaRecordsOnly bool
+	// BatchSize is the number of items per write that suits the host,
+	// used when Config.BatchSize is zero; 0 means the Generator's default.
+	BatchSize int
+}
+
+// Describer is implemented by hosts that keep more than content (the
+// Generator's history, templates and state) or that know a better batch
+// size, or whose media storage depends on how they are set up. Its
+// result must not change over the life of the host.
+type Describer interface {
+	Capabilities() Capabilities
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/url"
 	"runtime/debug"
-	"slices"
 	"sync"
 	"time"
 
@@ -19,8 +18,9 @@ import (
 
 // fetchImages fetches one image per request from prov with bounded
 // concurrency, stores each in the host and tracks it. The result has one
-// media id per request, 0 where the image failed; failures are warnings,
-// never errors. Only a host or history failure returns an error.
+// media id per request, 0 where the image failed; failures, of the
+// provider or of storing, are warnings, never errors: only a done ctx and
+// a full storage (ErrHostFull) return an error.
 //
 // Within a run a provider that fails twice in a row is asked nothing
 // more: the images left are skipped at once and counted in one warning.
@@ -78,7 +78,7 @@ func (g *Generator) fetchImages(ctx context.Context, rn *run, prov providers.Ima
 		return nil, err
 	}
 	ids := make([]int64, len(reqs))
-	skipped := 0
+	skipped, unkept := 0, 0
 	for i, img := range imgs {
 		if errors.Is(errs[i], providers.ErrProviderDown) {
 			skipped++
@@ -90,8 +90,20 @@ func (g *Generator) fetchImages(ctx context.Context, rn *run, prov providers.Ima
 			continue
 		}
 		id, err := g.storeImage(ctx, rn, img, sets[i], slug, meta)
-		if err != nil {
+		switch {
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
+		case errors.Is(err, ErrHostFull):
+			// The site's storage is full: the request keeps nothing.
 			return nil, err
+		case errors.Is(err, errNoMediaURL):
+			unkept++
+			continue
+		case err != nil:
+			g.log.Warn("contentgen: image not stored", "provider", slug, "index", i+1, "err", err)
+			// The cause, logged, may hold internal details.
+			rn.warn("image %d from %s could not be stored and was skipped: the site refused it", i+1, slug)
+			continue
 		}
 		ids[i] = id
 		rn.info("Image %d of %d stored (%dx%d)", i+1, len(reqs), img.Width, img.Height)
@@ -99,11 +111,20 @@ func (g *Generator) fetchImages(ctx context.Context, rn *run, prov providers.Ima
 	if skipped > 0 {
 		rn.warn("%d images from %s were skipped: the provider is unavailable", skipped, slug)
 	}
+	if unkept > 0 {
+		rn.warn("%d images from %s were left out: the site keeps no media files, and these images have no URL to be recorded by", unkept, slug)
+	}
 	return ids, nil
 }
 
+// errNoMediaURL is the error of storeImage for an image without a URL on
+// a host that keeps no media files.
+var errNoMediaURL = errors.New("contentgen: the host keeps no media files and the image has no URL")
+
 // storeImage writes one image to the host as a generated media item and
-// records it, in one tracked write.
+// records it, in one tracked write: with its files where the host keeps
+// them, else as a record of the URL it came from, or not at all
+// (errNoMediaURL) when it has none.
 func (g *Generator) storeImage(ctx context.Context, rn *run, img *providers.Image, set *imaging.Set, slug string, meta map[string]any) (int64, error) {
 	m := Media{
 		Title:    img.Title,
@@ -128,28 +149,40 @@ func (g *Generator) storeImage(ctx context.Context, rn *run, img *providers.Imag
 	for k, v := range meta {
 		entryMeta[k] = v
 	}
-	ids, err := g.writeTracked(ctx, batchWrite{kind: KindMedia, write: func(ctx context.Context, h Host) ([]int64, []history.Entry, error) {
-		id, err := storeMedia(ctx, h, m, img.Data)
-		if err != nil {
-			return nil, nil, err
+	write := func(files bool) ([]int64, error) {
+		return g.writeTracked(ctx, batchWrite{kind: KindMedia, write: func(ctx context.Context, h Host) ([]int64, []history.Entry, error) {
+			id, err := storeMedia(ctx, h, m, img.Data, files)
+			if err != nil {
+				return nil, nil, err
+			}
+			return []int64{id}, []history.Entry{{ContentType: history.TypeMedia, ContentID: id, ContentSubtype: "image", CreatedAt: rn.now, Meta: entryMeta}}, nil
+		}})
+	}
+	files := g.files
+	if !files && m.URL == "" {
+		return 0, errNoMediaURL
+	}
+	ids, err := write(files)
+	if files && errors.Is(err, errors.ErrUnsupported) && ctx.Err() == nil {
+		// The host keeps no files after all, as it is set up.
+		if m.URL == "" {
+			return 0, errNoMediaURL
 		}
-		return []int64{id}, []history.Entry{{ContentType: history.TypeMedia, ContentID: id, ContentSubtype: "image", CreatedAt: rn.now, Meta: entryMeta}}, nil
-	}})
+		ids, err = write(false)
+	}
 	if err != nil {
 		return 0, err
 	}
 	return ids[0], nil
 }
 
-// storeMedia stores m with its bytes where h keeps bytes, else its record.
-func storeMedia(ctx context.Context, h Host, m Media, data []byte) (int64, error) {
-	if st, ok := h.(MediaStorer); ok {
+// storeMedia stores m with its bytes when files is set and h keeps bytes,
+// else as a record of m.URL, without sizes: they exist only as files.
+func storeMedia(ctx context.Context, h Host, m Media, data []byte, files bool) (int64, error) {
+	if st, ok := h.(MediaStorer); ok && files {
 		return st.StoreMedia(ctx, m, data)
 	}
-	m.Sizes = slices.Clone(m.Sizes)
-	for i := range m.Sizes {
-		m.Sizes[i].Data = nil
-	}
+	m.Sizes = nil
 	ids, err := h.CreateMedia(ctx, []Media{m})
 	if err != nil {
 		return 0, err

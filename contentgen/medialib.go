@@ -251,11 +251,11 @@ func (m *MediaService) Upload(ctx context.Context, filename string, data []byte)
 			}
 		}
 	}
-	if _, ok := g.host.(MediaStorer); !ok {
+	if !g.files {
 		return Media{}, &Error{Code: CodeWriteFailed, Message: "the file could not be stored", Err: errors.New("the host does not store files")}
 	}
 	ids, err := g.writeTracked(ctx, batchWrite{kind: KindMedia, write: func(ctx context.Context, h Host) ([]int64, []history.Entry, error) {
-		id, err := storeMedia(ctx, h, item, data)
+		id, err := storeMedia(ctx, h, item, data, true)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -41,5 +41,6 @@
 // when the host implements them and skipped otherwise: trash (Trasher),
 // commit and rollback (Transactor), bulk existence (Exister), deleting
 // posts with their comments in bulk (PostDeleter) and the round trip of
-// stored bytes (MediaStorer).
+// stored bytes (MediaStorer, unless the host's Capabilities say
+// MediaRecordsOnly).
 package hosttest

@@ -106,7 +106,7 @@ func BenchmarkCleanupLargeSite(b *testing.B) {
 				_, err := h.CreateUsers(ctx, []contentgen.User{{Login: "admin", Email: "admin@example.com", Roles: []string{"administrator"}}})
 				require.NoError(b, err)
 				seedGenerated(b, db, h, size.posts, size.commentsPer)
-				gen, err := db.Generator(h, nil)
+				gen, err := contentgen.New(h, nil, nil)
 				require.NoError(b, err)
 				runtime.GC()
 				var base runtime.MemStats

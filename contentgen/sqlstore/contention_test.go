@@ -44,7 +44,7 @@ func TestGenerateWhileDeleting(t *testing.T) {
 			for i := range gens {
 				seed := int64(i + 1)
 				db := dbs[i%len(dbs)]
-				gens[i], err = db.Generator(db.Host(nil), &contentgen.Config{Seed: &seed, BatchSize: 4})
+				gens[i], err = contentgen.New(db.Host(nil), nil, &contentgen.Config{Seed: &seed, BatchSize: 4})
 				require.NoError(t, err)
 			}
 			const rounds = 25

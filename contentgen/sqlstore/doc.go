@@ -116,7 +116,11 @@
 //     page in one query each. Host implements Trasher, Transactor, Exister,
 //     PostDeleter and MediaStorer: with HostOptions.MediaDir a media file exists
 //     exactly while its record does, placed once its insert commits and
-//     removed once its delete commits.
+//     removed once its delete commits. It implements contentgen.Describer
+//     too: its Capabilities name the DB's History, Templates and State,
+//     SQLBatchSize, and, without a MediaDir, that it keeps media records
+//     only; so contentgen.New(host, nil, cfg) builds a Generator that
+//     keeps everything in the database, as for any other host.
 //
 // Each passes its conformance suite (historytest, templatetest,
 // hosttest.RunStateStore, hosttest.Run) on every engine.

@@ -53,7 +53,7 @@ func TestFullDatabaseLosesNothing(t *testing.T) {
 
 	db = openAt(t, "file:"+path+"?_pragma=max_page_count("+strconv.Itoa(pages+60)+")", nil)
 	h = db.Host(nil)
-	gen, err := db.Generator(h, nil)
+	gen, err := contentgen.New(h, nil, nil)
 	require.NoError(t, err)
 	req := contentgen.PostsRequest{PostType: "article", Count: new(20), SetFeaturedImage: new(false), AutoComments: true}
 	made := 0
@@ -93,7 +93,7 @@ func TestFullMediaDiskLosesNothing(t *testing.T) {
 		}))
 		_, err := h.CreateUsers(ctx, []contentgen.User{{Login: "admin", Email: "admin@example.com", Roles: []string{"administrator"}}})
 		require.NoError(t, err)
-		gen, err := db.Generator(h, withImages(t))
+		gen, err := contentgen.New(h, nil, withImages(t))
 		require.NoError(t, err)
 		req := contentgen.PostsRequest{PostType: "photo", Count: new(3), SetFeaturedImage: new(true),
 			ImageProvider: "provider_local", ImageWidth: new(120), ImageHeight: new(100)}

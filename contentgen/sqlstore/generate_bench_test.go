@@ -40,7 +40,7 @@ func demoSite(b testing.TB, e engine) (*sqlstore.DB, *contentgen.Generator, stri
 	}
 	require.NoError(b, memhost.SeedDemo(ctx, h))
 	seed := int64(1)
-	gen, err := db.Generator(h, &contentgen.Config{Seed: &seed})
+	gen, err := contentgen.New(h, nil, &contentgen.Config{Seed: &seed})
 	require.NoError(b, err)
 	return db, gen, dsn, opts
 }

@@ -513,24 +513,23 @@ func decDate(v int64) time.Time {
 	return time.UnixMicro(v).UTC()
 }
 
-// SQLBatchSize is the Config.BatchSize DB.Generator uses when cfg leaves
-// it zero: a batch is one transaction, and in SQL fewer, larger ones cost
-// less per item (a batch of 250 posts holds SQLite's write lock for a few
-// tens of milliseconds).
+// SQLBatchSize is the batch size a Host asks of the Generator (see
+// Host.Capabilities): a batch is one transaction, and in SQL fewer,
+// larger ones cost less per item (a batch of 250 posts holds SQLite's
+// write lock for a few tens of milliseconds).
 const SQLBatchSize = 250
 
-// Generator returns a Generator over host that keeps everything in the
-// database: its history, templates and state. cfg may be nil; its State
-// and Templates are replaced by the database's, and a zero BatchSize
-// becomes SQLBatchSize.
-func (db *DB) Generator(host *Host, cfg *contentgen.Config) (*contentgen.Generator, error) {
-	var c contentgen.Config
-	if cfg != nil {
-		c = *cfg
+var _ contentgen.Describer = (*Host)(nil)
+
+// Capabilities says that the host keeps the Generator's history,
+// templates and state in its database, so that contentgen.New(host, nil,
+// cfg) builds a Generator whose batches commit with their history
+// entries in one transaction; that it keeps media files only with a
+// HostOptions.MediaDir; and that batches of SQLBatchSize suit it.
+func (h *Host) Capabilities() contentgen.Capabilities {
+	return contentgen.Capabilities{
+		History: h.db.History(), Templates: h.db.Templates(), State: h.db.State(),
+		MediaRecordsOnly: h.files.dir == "",
+		BatchSize:        SQLBatchSize,
 	}
-	if c.BatchSize == 0 {
-		c.BatchSize = SQLBatchSize
-	}
-	c.State, c.Templates = db.State(), db.Templates()
-	return contentgen.New(host, db.History(), &c)
 }

@@ -316,7 +316,7 @@ func TestGeneratorKeepsEverythingInTheDatabase(t *testing.T) {
 	open := func() (*sqlstore.DB, *contentgen.Generator) {
 		db, err := sqlstore.Open(ctx, path, nil)
 		require.NoError(t, err)
-		gen, err := db.Generator(newHost(t, db), nil)
+		gen, err := contentgen.New(newHost(t, db), nil, nil)
 		require.NoError(t, err)
 		return db, gen
 	}

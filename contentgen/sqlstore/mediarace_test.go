@@ -143,7 +143,7 @@ func TestCleanupDuringGenerationLeavesNoFiles(t *testing.T) {
 		}))
 		_, err := h.CreateUsers(ctx, []contentgen.User{{Login: "admin", Email: "admin@example.com", Roles: []string{"administrator"}}})
 		require.NoError(t, err)
-		gen, err := db.Generator(h, withImages(t))
+		gen, err := contentgen.New(h, nil, withImages(t))
 		require.NoError(t, err)
 		req := contentgen.PostsRequest{PostType: "photo", Count: new(2), SetFeaturedImage: new(true),
 			ImageProvider: "provider_local", ImageWidth: new(120), ImageHeight: new(100)}

@@ -63,8 +63,8 @@ func (f *benchFixture) posts() []contentgen.Post {
 }
 
 // BenchmarkWordPressDB500 writes 500 posts with their terms and meta
-// through the Host, and their history entries, in one transaction, as
-// Site.Generator writes a batch.
+// through the Host, and their history entries, in one transaction, as a
+// Generator over the Host writes a batch.
 func BenchmarkWordPressDB500(b *testing.B) {
 	f := newBenchFixture(b)
 	ctx := context.Background()

@@ -22,11 +22,25 @@
 // in the same database, named with the site's prefix and "contentgen_"
 // (wp_contentgen_history, ...), through contentgen/sqlstore.
 //
+// # A Generator over the site
+//
+// The Host says what it keeps (Host.Capabilities): the history, templates
+// and state in those tables, media files only with an uploads directory,
+// batches of sqlstore.SQLBatchSize. So the Generator is built as for any
+// backend, with nothing but the host:
+//
+//	gen, err := contentgen.New(site.Host(), nil, cfg)
+//
+// Without an uploads directory, generated images are recorded by the URL
+// they came from (attachments whose guid is that URL), and images
+// without one (provider_local) are left out with a warning; uploads to
+// the media library are refused.
+//
 // # What it guarantees
 //
 // Every write is one transaction (a savepoint of the one its context
-// carries). Host.InTx is the transaction of Site.DB, so the Generator of
-// Site.Generator commits each batch of content together with its history
+// carries). Host.InTx is the transaction of Site.DB, so a Generator over
+// the Host commits each batch of content together with its history
 // entries, or neither. Objects a write refers to (authors, parents, terms,
 // posts, media) are checked under a shared lock inside it, so a concurrent
 // delete cannot slip in; writes that need unique values (post slugs, term

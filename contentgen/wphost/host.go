@@ -18,7 +18,8 @@ import (
 
 // Host is the contentgen.Host over a WordPress site's tables. It is safe
 // for concurrent use. Its transactions (InTx) are those of the site's
-// sqlstore.DB, so the history written by Site.Generator joins them.
+// sqlstore.DB, so the history of a Generator built with
+// contentgen.New(site.Host(), nil, cfg) joins them.
 type Host struct{ s *Site }
 
 var (
@@ -27,7 +28,25 @@ var (
 	_ contentgen.Exister     = (*Host)(nil)
 	_ contentgen.Trasher     = (*Host)(nil)
 	_ contentgen.MediaStorer = (*Host)(nil)
+	_ contentgen.Describer   = (*Host)(nil)
 )
+
+// Capabilities says that the host keeps the Generator's history,
+// templates and state in the site's database (tables named with the
+// site's prefix and "contentgen_"), so that contentgen.New(site.Host(),
+// nil, cfg) builds a Generator whose batches commit with their history
+// entries in one transaction; that it keeps media files only with
+// Options.Uploads (without it, generated images are recorded by their
+// URLs, and images without one are left out with a warning); and that
+// batches of sqlstore.SQLBatchSize suit it.
+func (h *Host) Capabilities() contentgen.Capabilities {
+	db := h.s.db
+	return contentgen.Capabilities{
+		History: db.History(), Templates: db.Templates(), State: db.State(),
+		MediaRecordsOnly: h.s.o.Uploads == "",
+		BatchSize:        sqlstore.SQLBatchSize,
+	}
+}
 
 // Site describes the installation from its options.
 func (h *Host) Site(ctx context.Context) (contentgen.Site, error) {

@@ -39,9 +39,9 @@ type Options struct {
 	// TablePrefix is the site's $table_prefix; empty means "wp_".
 	TablePrefix string
 	// Uploads is the site's uploads directory (wp-content/uploads); empty
-	// means media bytes are not stored (StoreMedia fails with
-	// ErrNoUploads, and the Generator of Site.Generator keeps media as
-	// records of remote URLs).
+	// means media files are not stored: StoreMedia fails with
+	// ErrNoUploads, and a Generator over the Host records generated
+	// images by their URLs (see Host.Capabilities).
 	Uploads string
 	// UploadsURL is the address the uploads directory is served at; empty
 	// means the upload_url_path option, else URL + "/wp-content/uploads".
@@ -325,28 +325,6 @@ func (s *Site) DB() *sqlstore.DB { return s.db }
 
 // Location returns the site's time zone.
 func (s *Site) Location() *time.Location { return s.loc }
-
-// Generator returns a Generator over the site, with its history,
-// templates and state in the site's database; one transaction covers
-// each batch of content and its history entries. cfg may be nil; its
-// State and Templates are replaced by the database's, and a zero
-// BatchSize means 250. Without Options.Uploads, images are kept as media
-// records of the provider's URLs.
-func (s *Site) Generator(cfg *contentgen.Config) (*contentgen.Generator, error) {
-	var c contentgen.Config
-	if cfg != nil {
-		c = *cfg
-	}
-	if c.BatchSize == 0 {
-		c.BatchSize = sqlstore.SQLBatchSize
-	}
-	c.State, c.Templates = s.db.State(), s.db.Templates()
-	var h contentgen.Host = s.host
-	if s.o.Uploads == "" {
-		h = newRecordsHost(s.host)
-	}
-	return contentgen.New(h, s.db.History(), &c)
-}
 
 // Close closes the database connections.
 func (s *Site) Close() error { return s.db.Close() }

@@ -94,7 +94,7 @@ func TestThroughWordPress(t *testing.T) {
 
 	img, err := local.New(nil)
 	require.NoError(t, err)
-	gen, err := site.Generator(&contentgen.Config{ImageProviders: []providers.ImageProvider{img}, Seed: ptr(int64(7))})
+	gen, err := contentgen.New(site.Host(), nil, &contentgen.Config{ImageProviders: []providers.ImageProvider{img}, Seed: ptr(int64(7))})
 	require.NoError(t, err)
 	t.Cleanup(func() { _, _ = gen.DeleteAll(context.Background()) })
 
@@ -319,8 +319,10 @@ echo json_encode([ 'prefix' => substr($u->user_pass, 0, 4), 'guess' => wp_check_
 }
 
 // TestWithoutUploads checks a site opened with no uploads directory: the
-// Host refuses to store bytes, and the Generator keeps images as media
-// records instead.
+// Host refuses to store files and says so, and a Generator over it keeps
+// images as the README says: recorded by the URL they came from, and,
+// for images drawn locally, which have none, left out with a warning,
+// the posts made all the same.
 func TestWithoutUploads(t *testing.T) {
 	o := siteOptions(t)
 	o.Uploads = ""
@@ -331,26 +333,76 @@ func TestWithoutUploads(t *testing.T) {
 	require.ErrorIs(t, err, errors.ErrUnsupported)
 	_, _, err = site.Host().MediaBytes(ctx, 1)
 	require.ErrorIs(t, err, wphost.ErrNoUploads)
+	require.True(t, site.Host().Capabilities().MediaRecordsOnly)
 
 	img, err := local.New(nil)
 	require.NoError(t, err)
-	gen, err := site.Generator(&contentgen.Config{ImageProviders: []providers.ImageProvider{img}, Seed: ptr(int64(3))})
+	gen, err := contentgen.New(site.Host(), nil, &contentgen.Config{ImageProviders: []providers.ImageProvider{img, linked{img}}, Seed: ptr(int64(3))})
 	require.NoError(t, err)
 	t.Cleanup(func() { _, _ = gen.DeleteAll(context.Background()) })
-	res, err := gen.GeneratePosts(ctx, contentgen.PostsRequest{
-		PostType: "book", Count: ptr(2), SetFeaturedImage: ptr(true), ImageProvider: providers.Local,
-		ImageWidth: ptr(200), ImageHeight: ptr(150),
+
+	t.Run("images with a URL are recorded by it", func(t *testing.T) {
+		res, err := gen.GeneratePosts(ctx, contentgen.PostsRequest{
+			PostType: "book", Count: ptr(2), SetFeaturedImage: ptr(true), ImageProvider: providers.Random,
+			ImageWidth: ptr(200), ImageHeight: ptr(150),
+		})
+		require.NoError(t, err)
+		require.Empty(t, res.Warnings)
+		require.Equal(t, 2, res.WithFeaturedImage)
+		posts, err := site.Host().Posts(ctx, contentgen.PostQuery{IDs: contentgen.OnlyIDs(res.IDs...)})
+		require.NoError(t, err)
+		require.Len(t, posts, 2)
+		for _, p := range posts {
+			require.NotZero(t, p.FeaturedMediaID)
+			var media struct {
+				SourceURL    string `json:"source_url"`
+				MediaDetails struct {
+					Width int `json:"width"`
+				} `json:"media_details"`
+			}
+			restGet(t, o, fmt.Sprintf("/wp-json/wp/v2/media/%d", p.FeaturedMediaID), &media)
+			require.True(t, strings.HasPrefix(media.SourceURL, "https://images.example.com/"), "WordPress serves the image from where it came: %s", media.SourceURL)
+			require.Equal(t, 200, media.MediaDetails.Width)
+		}
 	})
-	require.NoError(t, err)
-	posts, err := site.Host().Posts(ctx, contentgen.PostQuery{IDs: contentgen.OnlyIDs(res.IDs...)})
-	require.NoError(t, err)
-	require.Len(t, posts, 2)
-	require.NotZero(t, posts[0].FeaturedMediaID, "%v", res.Warnings)
-	media, err := site.Host().Media(ctx, contentgen.MediaQuery{IDs: contentgen.OnlyIDs(posts[0].FeaturedMediaID)})
-	require.NoError(t, err)
-	require.Len(t, media, 1)
-	require.Equal(t, 200, media[0].Width)
+
+	t.Run("images without a URL are left out", func(t *testing.T) {
+		res, err := gen.GeneratePosts(ctx, contentgen.PostsRequest{
+			PostType: "post", Count: ptr(3), SetFeaturedImage: ptr(true), ImageProvider: providers.Local,
+		})
+		require.NoError(t, err, "a failed image never fails the run")
+		require.Len(t, res.IDs, 3)
+		require.Equal(t, 3, res.WithoutFeaturedImage)
+		require.Equal(t, []string{"3 images from provider_local were left out: the site keeps no media files, and these images have no URL to be recorded by"}, res.Warnings)
+		posts, err := site.Host().Posts(ctx, contentgen.PostQuery{IDs: contentgen.OnlyIDs(res.IDs...)})
+		require.NoError(t, err)
+		require.Len(t, posts, 3)
+		for _, p := range posts {
+			require.Zero(t, p.FeaturedMediaID)
+		}
+	})
+
 	removed, err := gen.DeleteAll(ctx)
 	require.NoError(t, err)
-	require.Equal(t, 2, removed.Posts)
+	require.Equal(t, 5, removed.Posts)
+	require.Equal(t, 2, removed.Media)
+}
+
+// linked draws images with provider_local under the slug of
+// provider_random and gives each the URL it came from, as the images of
+// remote providers have.
+type linked struct{ providers.ImageProvider }
+
+func (l linked) Info() providers.Info {
+	info := l.ImageProvider.Info()
+	info.Slug = providers.Random
+	return info
+}
+
+func (l linked) Image(ctx context.Context, req providers.ImageRequest) (*providers.Image, error) {
+	img, err := l.ImageProvider.Image(ctx, req)
+	if err == nil {
+		img.Source = fmt.Sprintf("https://images.example.com/%d.jpg", req.Seed)
+	}
+	return img, err
 }

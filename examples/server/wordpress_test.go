@@ -72,3 +72,44 @@ func TestServerInFrontOfWordPress(t *testing.T) {
 	h.ServeHTTP(rec, req)
 	require.Equal(t, http.StatusNotFound, rec.Code, "cleanup removed the post from the site")
 }
+
+// TestServerInFrontOfWordPressWithoutUploads serves a WordPress site in
+// database mode without its uploads directory: a run asking for featured
+// images drawn locally, which can be neither written into the site nor
+// recorded by a URL, makes its posts without them and says so in a
+// warning, instead of failing.
+func TestServerInFrontOfWordPressWithoutUploads(t *testing.T) {
+	s := wptest.Get(t, wptest.EnvDB)
+	wptest.Exclusive(t, s)
+	const pw = "abcd efgh ijkl mnop qrst uvwx"
+	srv, _, closeSite, err := newServer(context.Background(), serverConfig{
+		addr: "127.0.0.1:1", base: "/api", adminPassword: pw, db: "memory",
+		wordpress: site.WordPress{URL: s.URL, User: s.User, AppPassword: s.AppPassword, DB: s.DB},
+	})
+	require.NoError(t, err)
+	defer closeSite()
+	call := func(method, path, body string) (int, map[string]any) {
+		t.Helper()
+		req := httptest.NewRequest(method, path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.SetBasicAuth("admin", pw)
+		rec := httptest.NewRecorder()
+		srv.Handler.ServeHTTP(rec, req)
+		var out map[string]any
+		require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &out), rec.Body.String())
+		return rec.Code, out
+	}
+	defer call("DELETE", "/api/cleanup/all", "")
+
+	code, gen := call("POST", "/api/generate/posts", `{"count":3,"set_featured_image":true,"image_provider":"provider_local"}`)
+	require.Equal(t, http.StatusOK, code, "%v", gen)
+	require.EqualValues(t, 3, gen["count"])
+	require.Len(t, gen["ids"], 3)
+	require.Equal(t, []any{"3 images from provider_local were left out: the site keeps no media files, and these images have no URL to be recorded by"}, gen["warnings"])
+	require.EqualValues(t, 3, gen["variation_stats"].(map[string]any)["without_featured_image"])
+	for _, id := range gen["ids"].([]any) {
+		code, post := call("GET", "/api/content/posts/"+jsonNumber(id), "")
+		require.Equal(t, http.StatusOK, code, "%v", post)
+		require.Nil(t, post["post"].(map[string]any)["featured_media"], "the post is made without an image")
+	}
+}

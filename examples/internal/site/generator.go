@@ -23,7 +23,9 @@ type GeneratorOptions struct {
 	ACFDir string
 }
 
-// Generator builds the Generator of the demo site: the four image
+// Generator builds the Generator of the demo site with contentgen.New,
+// as for any host: what the host keeps and can do (its batch size, media
+// files or records of URLs) it says itself. The demo adds the four image
 // providers behind one bounded decoder, the demo custom fields (which
 // register the publisher post type) and the starter templates, installed
 // once.
@@ -58,7 +60,6 @@ func (s *Site) Generator(ctx context.Context, o GeneratorOptions) (*contentgen.G
 		AIProviders:    o.AIProviders,
 		Templates:      s.Templates,
 		FieldAdapters:  fields,
-		BatchSize:      s.BatchSize,
 	})
 	if err != nil {
 		return nil, err

@@ -23,7 +23,9 @@ import (
 const Memory = "memory"
 
 // Site is where the demo site keeps everything: the host, the history,
-// the templates and the state, and the handler serving media files.
+// the templates and the state, and the handler serving media files. For
+// the SQL and WordPress database hosts, History, Templates and State are
+// the host's own (see contentgen.Capabilities).
 type Site struct {
 	Host      contentgen.Host
 	History   history.Store
@@ -41,8 +43,6 @@ type Site struct {
 	// none of the demo site's post types, custom fields or starters but
 	// the posts and pages ones.
 	WordPress bool
-	// BatchSize is the Generator's batch size; 0 means the library's.
-	BatchSize int
 	// Close closes the database; it is a no-op in memory.
 	Close func() error
 }

@@ -80,7 +80,7 @@ func OpenWordPress(ctx context.Context, w WordPress, dbFlag string, log *slog.Lo
 		db := wp.DB()
 		return &Site{
 			Host: wp.Host(), History: db.History(), Templates: db.Templates(), State: db.State(),
-			Register: noRegister, WordPress: true, BatchSize: sqlstore.SQLBatchSize, Close: wp.Close,
+			Register: noRegister, WordPress: true, Close: wp.Close,
 		}, nil
 	}
 	h, err := wprest.New(ctx, &wprest.Options{URL: w.URL, User: w.User, AppPassword: w.AppPassword, Logger: log})
