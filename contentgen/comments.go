@@ -178,7 +178,9 @@ func (g *Generator) makeComments(ctx context.Context, rn *run, posts []Post, top
 // planComments makes up the comments of posts, with their thread
 // structure, dated between each post (or its parent comment) and now.
 func (rn *run) planComments(posts []Post, topics map[int64]locales.Topic, cp commentPlan, users []User) []plannedComment {
-	var plan []plannedComment
+	// Room for the expected number, so that the plan is not copied as it
+	// grows.
+	plan := make([]plannedComment, 0, len(posts)*(cp.min+cp.max)/2+1)
 	defer rn.w.SetTopic(locales.Topic{})
 	for _, post := range posts {
 		if topics != nil {

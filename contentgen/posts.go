@@ -323,7 +323,7 @@ func (g *Generator) commentPosts(ctx context.Context, rn *run, p *postsPlan, pre
 		}
 	}
 	ids, err := g.makeComments(ctx, rn, targets, topics, p.comments, "posts")
-	res.Comments = len(ids)
+	res.Comments, res.CommentIDs = len(ids), ids
 	work.comments += len(ids)
 	return err
 }

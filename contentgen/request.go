@@ -247,6 +247,8 @@ type PostsResult struct {
 	Terms        map[string]int
 	Comments     int
 	RelatedPosts map[string]int
+	// CommentIDs are the auto comments, in creation order.
+	CommentIDs []int64
 	// TimeSaved is the estimated work a person would have spent.
 	TimeSaved time.Duration
 }

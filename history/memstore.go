@@ -3,6 +3,7 @@ package history
 import (
 	"cmp"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"slices"
 	"sort"
@@ -41,6 +42,11 @@ func (s *MemStore) Add(ctx context.Context, entries []Entry) error {
 		return err
 	}
 	now := s.now()
+	// One read of the system's random source for the IDs of the batch.
+	random := make([]byte, 16*len(entries))
+	if _, err := rand.Read(random); err != nil {
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.entries = slices.Grow(s.entries, len(entries))
@@ -48,7 +54,7 @@ func (s *MemStore) Add(ctx context.Context, entries []Entry) error {
 		e := &entries[i]
 		// The store owns IDs: an ID already set (for example by an earlier
 		// Add of the same slice) is replaced, so that no two entries share one.
-		e.ID = uuid.NewString()
+		e.ID = newID(random[16*i : 16*i+16])
 		if e.CreatedAt.IsZero() {
 			e.CreatedAt = now
 		}
@@ -56,6 +62,15 @@ func (s *MemStore) Add(ctx context.Context, entries []Entry) error {
 		s.entries = append(s.entries, cloneEntry(*e))
 	}
 	return nil
+}
+
+// newID returns the version 4 UUID of 16 random bytes.
+func newID(random []byte) string {
+	var u uuid.UUID
+	copy(u[:], random)
+	u[6] = u[6]&0x0f | 0x40 // version 4
+	u[8] = u[8]&0x3f | 0x80 // variant RFC 4122
+	return u.String()
 }
 
 // Get implements Store.

@@ -20,6 +20,26 @@ func TestMemStore(t *testing.T) {
 	})
 }
 
+// TestMemStoreIDsAreRandomUUIDs checks that the IDs of a batch, made from
+// one read of the random source, are distinct version 4 UUIDs.
+func TestMemStoreIDsAreRandomUUIDs(t *testing.T) {
+	s := history.NewMemStore(nil)
+	entries := make([]history.Entry, 50)
+	for i := range entries {
+		entries[i] = history.Entry{ContentType: history.TypePost, ContentID: int64(i + 1)}
+	}
+	require.NoError(t, s.Add(context.Background(), entries))
+	seen := map[string]bool{}
+	for _, e := range entries {
+		u, err := uuid.Parse(e.ID)
+		require.NoError(t, err)
+		require.Equal(t, uuid.Version(4), u.Version(), e.ID)
+		require.Equal(t, uuid.RFC4122, u.Variant(), e.ID)
+		require.False(t, seen[e.ID], "IDs are distinct")
+		seen[e.ID] = true
+	}
+}
+
 func TestMemStoreWallClock(t *testing.T) {
 	historytest.Run(t, func(*testing.T) history.Store {
 		return history.NewMemStore(nil)

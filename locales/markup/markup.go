@@ -56,6 +56,7 @@
 package markup
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
@@ -381,6 +382,11 @@ func htmlRef(c byte, gt bool) string {
 var htmlSpecial = [256]bool{'&': true, '<': true, '>': true}
 
 func escapeHTML(dst []byte, from int, gt bool) []byte {
+	// Most text has nothing to escape: three vectorised searches say so
+	// faster than one loop over the bytes.
+	if text := dst[from:]; bytes.IndexByte(text, '&') < 0 && bytes.IndexByte(text, '<') < 0 && (!gt || bytes.IndexByte(text, '>') < 0) {
+		return dst
+	}
 	extra := 0
 	for _, c := range dst[from:] {
 		if !htmlSpecial[c] {
