@@ -13,6 +13,7 @@ import (
 	"github.com/contentgen/contentgen/contentgen/hosttest"
 	"github.com/contentgen/contentgen/contentgen/memhost"
 	"github.com/contentgen/contentgen/history"
+	"github.com/contentgen/contentgen/internal/imagetest"
 	"github.com/contentgen/contentgen/providers"
 	"github.com/contentgen/contentgen/providers/local"
 )
@@ -39,7 +40,7 @@ func TestWithoutOptionalCapabilities(t *testing.T) {
 	require.NoError(t, err)
 	hist := history.NewMemStore(clock)
 	seed := int64(5)
-	gen, err := contentgen.New(h, hist, &contentgen.Config{Seed: &seed, Now: clock, ImageProviders: []providers.ImageProvider{prov, linked{prov}}})
+	gen, err := contentgen.New(h, hist, &contentgen.Config{Seed: &seed, Now: clock, ImageProviders: []providers.ImageProvider{prov, imagetest.Linked(prov)}})
 	require.NoError(t, err)
 	handMade := snapshot(t, host, false)
 
@@ -76,25 +77,6 @@ func TestWithoutOptionalCapabilities(t *testing.T) {
 	_, total, err := gen.History(ctx, contentgen.HistoryQuery{})
 	require.NoError(t, err)
 	require.Zero(t, total)
-}
-
-// linked draws images with provider_local under the slug of
-// provider_random and gives each the URL it came from, as the images of
-// remote providers have.
-type linked struct{ providers.ImageProvider }
-
-func (l linked) Info() providers.Info {
-	info := l.ImageProvider.Info()
-	info.Slug = providers.Random
-	return info
-}
-
-func (l linked) Image(ctx context.Context, req providers.ImageRequest) (*providers.Image, error) {
-	img, err := l.ImageProvider.Image(ctx, req)
-	if err == nil {
-		img.Source = fmt.Sprintf("https://images.example.com/%d.jpg", req.Seed)
-	}
-	return img, err
 }
 
 // requireRecordedByURL checks that the featured image of every post is a
@@ -179,7 +161,7 @@ func TestImagesOnHostsThatKeepNoFiles(t *testing.T) {
 				h = described{h.(refusing), contentgen.Capabilities{History: hist, MediaRecordsOnly: true}}
 			}
 			seed := int64(9)
-			cfg := &contentgen.Config{Seed: &seed, Now: clock, ImageProviders: []providers.ImageProvider{linked{prov}}}
+			cfg := &contentgen.Config{Seed: &seed, Now: clock, ImageProviders: []providers.ImageProvider{imagetest.Linked(prov)}}
 			var gen *contentgen.Generator
 			if c.says {
 				gen, err = contentgen.New(h, nil, cfg)

@@ -21,6 +21,7 @@ import (
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/contentgen/sqlstore"
 	"github.com/contentgen/contentgen/contentgen/wphost"
+	"github.com/contentgen/contentgen/internal/imagetest"
 	"github.com/contentgen/contentgen/providers"
 	"github.com/contentgen/contentgen/providers/local"
 )
@@ -337,7 +338,7 @@ func TestWithoutUploads(t *testing.T) {
 
 	img, err := local.New(nil)
 	require.NoError(t, err)
-	gen, err := contentgen.New(site.Host(), nil, &contentgen.Config{ImageProviders: []providers.ImageProvider{img, linked{img}}, Seed: ptr(int64(3))})
+	gen, err := contentgen.New(site.Host(), nil, &contentgen.Config{ImageProviders: []providers.ImageProvider{img, imagetest.Linked(img)}, Seed: ptr(int64(3))})
 	require.NoError(t, err)
 	t.Cleanup(func() { _, _ = gen.DeleteAll(context.Background()) })
 
@@ -386,23 +387,4 @@ func TestWithoutUploads(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 5, removed.Posts)
 	require.Equal(t, 2, removed.Media)
-}
-
-// linked draws images with provider_local under the slug of
-// provider_random and gives each the URL it came from, as the images of
-// remote providers have.
-type linked struct{ providers.ImageProvider }
-
-func (l linked) Info() providers.Info {
-	info := l.ImageProvider.Info()
-	info.Slug = providers.Random
-	return info
-}
-
-func (l linked) Image(ctx context.Context, req providers.ImageRequest) (*providers.Image, error) {
-	img, err := l.ImageProvider.Image(ctx, req)
-	if err == nil {
-		img.Source = fmt.Sprintf("https://images.example.com/%d.jpg", req.Seed)
-	}
-	return img, err
 }
