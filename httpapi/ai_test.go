@@ -13,11 +13,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
-	"github.com/contentgen/contentgen/contentgen/addons"
-	"github.com/contentgen/contentgen/contentgen/license"
 	"github.com/contentgen/contentgen/contentgen/memhost"
 	"github.com/contentgen/contentgen/contentgen/secrets"
 	"github.com/contentgen/contentgen/httpapi"
+	"github.com/contentgen/contentgen/httpapi/addons"
+	"github.com/contentgen/contentgen/httpapi/license"
 	"github.com/contentgen/contentgen/providers/ai"
 )
 

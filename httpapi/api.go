@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/contentgen/contentgen/contentgen"
-	"github.com/contentgen/contentgen/contentgen/addons"
-	"github.com/contentgen/contentgen/contentgen/license"
+	"github.com/contentgen/contentgen/httpapi/addons"
+	"github.com/contentgen/contentgen/httpapi/license"
 )
 
 // Options configure an API. Auth is required.

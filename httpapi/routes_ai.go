@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/contentgen/contentgen/contentgen"
-	"github.com/contentgen/contentgen/contentgen/addons"
-	"github.com/contentgen/contentgen/contentgen/license"
+	"github.com/contentgen/contentgen/httpapi/addons"
+	"github.com/contentgen/contentgen/httpapi/license"
 	"github.com/contentgen/contentgen/providers/ai"
 )
 

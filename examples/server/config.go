@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/contentgen/contentgen/contentgen"
-	"github.com/contentgen/contentgen/contentgen/license"
 	"github.com/contentgen/contentgen/contentgen/secrets"
+	"github.com/contentgen/contentgen/httpapi/license"
 	"github.com/contentgen/contentgen/providers/ai"
 )
 

@@ -56,11 +56,11 @@ import (
 	"time"
 
 	"github.com/contentgen/contentgen/contentgen"
-	"github.com/contentgen/contentgen/contentgen/license"
 	"github.com/contentgen/contentgen/contentgen/secrets"
 	"github.com/contentgen/contentgen/examples/internal/site"
 	"github.com/contentgen/contentgen/httpapi"
 	"github.com/contentgen/contentgen/httpapi/admin"
+	"github.com/contentgen/contentgen/httpapi/license"
 )
 
 // userFlags collects repeated -user name:password:role flags.

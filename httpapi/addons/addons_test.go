@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/contentgen/contentgen/contentgen/addons"
+	"github.com/contentgen/contentgen/httpapi/addons"
 )
 
 func TestEmptyByDefault(t *testing.T) {

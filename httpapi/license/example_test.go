@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/contentgen/contentgen/contentgen/license"
+	"github.com/contentgen/contentgen/httpapi/license"
 )
 
 func Example() {

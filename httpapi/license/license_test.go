@@ -14,7 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/contentgen/contentgen/contentgen/license"
+	"github.com/contentgen/contentgen/httpapi/license"
 )
 
 var t0 = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/contentgen/contentgen/contentgen/license"
+	"github.com/contentgen/contentgen/httpapi/license"
 )
 
 // FuzzVerify checks that arbitrary text never verifies and always fails

@@ -20,5 +20,7 @@
 // with errors that match [ErrMalformed] or [ErrForged] (a bad request),
 // [ErrExpired] (with the expiry date in the message) or [ErrSiteMismatch].
 //
-// The package imports only the standard library.
+// The embedding program passes a LicenseManager in httpapi.Options.License;
+// nothing but the HTTP API uses licences, so the package lives beside it.
+// It imports only the standard library (and an internal in-memory store).
 package license
