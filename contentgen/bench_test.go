@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/contentgen/contentgen/contentgen"
-	"github.com/contentgen/contentgen/contentgen/memhost"
+	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/providers"
 	"github.com/contentgen/contentgen/providers/imaging"
@@ -28,7 +28,7 @@ func BenchmarkGeneratePosts500(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		b.StopTimer()
-		host, err := memhost.NewDemo(nil)
+		host, err := demosite.New(nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -53,7 +53,7 @@ func BenchmarkGeneratePosts500RealText(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		b.StopTimer()
-		host, err := memhost.NewDemo(nil)
+		host, err := demosite.New(nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -232,7 +232,7 @@ func benchLocalImages(b *testing.B, n int) {
 	defer reportCPU(b)()
 	for b.Loop() {
 		b.StopTimer()
-		host, err := memhost.NewDemo(nil)
+		host, err := demosite.New(nil)
 		if err != nil {
 			b.Fatal(err)
 		}

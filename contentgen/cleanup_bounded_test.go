@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/contentgen/memhost"
 	"github.com/contentgen/contentgen/history"
 )
@@ -87,7 +88,7 @@ func TestCleanupWorksInBoundedPages(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
-			mem, err := memhost.NewDemo(&memhost.Options{Now: clock})
+			mem, err := demosite.New(&memhost.Options{Now: clock})
 			require.NoError(t, err)
 			sizes := &readSizes{}
 			var host contentgen.Host = mem

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/contentgen/memhost"
 	"github.com/contentgen/contentgen/history"
 )
@@ -25,7 +26,7 @@ import (
 func TestConcurrentGenerationAndDeletion(t *testing.T) {
 	const workers, opsEach = 32, 6
 	ctx := context.Background()
-	host, err := memhost.NewDemo(&memhost.Options{Now: clock})
+	host, err := demosite.New(&memhost.Options{Now: clock})
 	require.NoError(t, err)
 	hist := history.NewMemStore(clock)
 	seed := int64(99)
@@ -218,7 +219,7 @@ func (h *interleavedHistory) List(ctx context.Context, f history.Filter) ([]hist
 // entries must go with them, not stay behind naming nothing.
 func TestDeleteForgetsWhatAnotherProcessRecordedMeanwhile(t *testing.T) {
 	ctx := context.Background()
-	host, err := memhost.NewDemo(&memhost.Options{Now: clock})
+	host, err := demosite.New(&memhost.Options{Now: clock})
 	require.NoError(t, err)
 	hist := history.NewMemStore(clock)
 	seed := int64(5)

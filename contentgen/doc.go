@@ -14,8 +14,9 @@
 // it: Templates (saved templates and custom fields), Settings (general
 // and AI settings, API keys) and Media (the media library).
 //
-// Package memhost is an in-memory Host for tests and demos; hosttest is
-// the conformance suite for other Hosts.
+// Package memhost is an in-memory Host for tests and demos, and demosite
+// the demo site built on it; hosttest is the conformance suite for other
+// Hosts.
 //
 // # Building a Generator
 //

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/contentgen/contentgen/contentgen"
-	"github.com/contentgen/contentgen/contentgen/memhost"
+	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/history"
 )
 
@@ -14,7 +14,7 @@ import (
 // Generator with a fixed seed, and the content it needs.
 func Example_fixtures() {
 	ctx := context.Background()
-	host, _ := memhost.NewDemo(nil)
+	host, _ := demosite.New(nil)
 	seed := int64(42)
 	gen, _ := contentgen.New(host, history.NewMemStore(nil), &contentgen.Config{Seed: &seed})
 
@@ -41,7 +41,7 @@ func Example_fixtures() {
 // site generator as Markdown; the excerpt stays plain text.
 func ExamplePostsRequest_contentFormat() {
 	ctx := context.Background()
-	host, _ := memhost.NewDemo(nil)
+	host, _ := demosite.New(nil)
 	seed := int64(42)
 	gen, _ := contentgen.New(host, history.NewMemStore(nil), &contentgen.Config{Seed: &seed})
 

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/contentgen/hosttest"
 	"github.com/contentgen/contentgen/contentgen/memhost"
 	"github.com/contentgen/contentgen/history"
@@ -25,7 +26,7 @@ import (
 func TestWithoutOptionalCapabilities(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	host, err := memhost.NewDemo(&memhost.Options{Now: clock})
+	host, err := demosite.New(&memhost.Options{Now: clock})
 	require.NoError(t, err)
 	h := hosttest.Minimal(host)
 	for _, capability := range []func(contentgen.Host) bool{
@@ -152,7 +153,7 @@ func TestImagesOnHostsThatKeepNoFiles(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
-			host, err := memhost.NewDemo(&memhost.Options{Now: clock})
+			host, err := demosite.New(&memhost.Options{Now: clock})
 			require.NoError(t, err)
 			hist := history.NewMemStore(clock)
 			calls := 0
@@ -208,7 +209,7 @@ func TestImagesOnHostsThatKeepNoFiles(t *testing.T) {
 // it keeps when none are given, and wants a history from somewhere.
 func TestNewTakesTheHostsStores(t *testing.T) {
 	t.Parallel()
-	host, err := memhost.NewDemo(&memhost.Options{Now: clock})
+	host, err := demosite.New(&memhost.Options{Now: clock})
 	require.NoError(t, err)
 	_, err = contentgen.New(host, nil, nil)
 	require.ErrorContains(t, err, "history store is nil, and the host keeps none")

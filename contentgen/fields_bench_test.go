@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/contentgen/contentgen/contentgen"
-	"github.com/contentgen/contentgen/contentgen/memhost"
+	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/templates"
 )
@@ -41,13 +41,13 @@ func BenchmarkGeneratePosts500Fields(b *testing.B) {
 	ctx := context.Background()
 	seed := int64(1)
 	adapter := templates.NewCodeAdapter(templates.AdapterInfo{Name: "Bench", Slug: "bench", Active: true},
-		[]templates.FieldGroup{{Key: "g", Title: "Book", PostTypes: []string{memhost.DemoBookType}, Fields: benchFields()}},
-		[]templates.Relation{{Name: "imprint", From: memhost.DemoBookType, To: []string{"publisher"}, Cardinality: templates.ManyToOne}})
+		[]templates.FieldGroup{{Key: "g", Title: "Book", PostTypes: []string{demosite.BookType}, Fields: benchFields()}},
+		[]templates.Relation{{Name: "imprint", From: demosite.BookType, To: []string{"publisher"}, Cardinality: templates.ManyToOne}})
 	reg := templates.NewRegistry(adapter)
 	b.ReportAllocs()
 	for b.Loop() {
 		b.StopTimer()
-		host, err := memhost.NewDemo(nil)
+		host, err := demosite.New(nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -59,7 +59,7 @@ func BenchmarkGeneratePosts500Fields(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		res, err := gen.GeneratePosts(ctx, contentgen.PostsRequest{PostType: memhost.DemoBookType, Count: new(500), SetFeaturedImage: new(false)})
+		res, err := gen.GeneratePosts(ctx, contentgen.PostsRequest{PostType: demosite.BookType, Count: new(500), SetFeaturedImage: new(false)})
 		if err != nil || len(res.IDs) != 500 || relatedTotal(res) != 5 {
 			b.Fatal(res, err)
 		}

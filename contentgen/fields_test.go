@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/contentgen/memhost"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/providers"
@@ -34,7 +35,7 @@ func bookFields() []templates.Field {
 		}},
 		{Key: "field_summary", Name: "summary", Label: "Summary", Type: templates.TypeTextarea},
 		{Key: "field_contact", Name: "contact", Label: "Contact e-mail", Type: templates.TypeEmail},
-		{Key: "field_topics", Name: "topics", Label: "Topics", Type: templates.TypeTaxonomy, Taxonomy: memhost.DemoGenreTaxonomy, Multiple: true},
+		{Key: "field_topics", Name: "topics", Label: "Topics", Type: templates.TypeTaxonomy, Taxonomy: demosite.GenreTaxonomy, Multiple: true},
 		{Key: "field_publisher", Name: "publisher", Label: "Publisher", Type: templates.TypePostObject, PostTypes: []string{"publisher"}, Required: true},
 		{Key: "field_xq", Name: "xq_value", Label: "Xq", Type: templates.TypeText},
 	}
@@ -42,7 +43,7 @@ func bookFields() []templates.Field {
 
 // bookRelations are relations of books that are not fields.
 func bookRelations() []templates.Relation {
-	return []templates.Relation{{Name: "imprint", Label: "Imprint", From: memhost.DemoBookType, To: []string{"publisher"}, Cardinality: templates.ManyToOne}}
+	return []templates.Relation{{Name: "imprint", Label: "Imprint", From: demosite.BookType, To: []string{"publisher"}, Cardinality: templates.ManyToOne}}
 }
 
 // mutableAdapter is a FieldAdapter whose fields a test can change.
@@ -56,11 +57,11 @@ func (a *mutableAdapter) Info() templates.AdapterInfo {
 }
 
 func (a *mutableAdapter) PostTypes(context.Context) ([]string, error) {
-	return []string{memhost.DemoBookType}, nil
+	return []string{demosite.BookType}, nil
 }
 
 func (a *mutableAdapter) FieldGroups(_ context.Context, postType string) ([]templates.FieldGroup, error) {
-	if postType != memhost.DemoBookType {
+	if postType != demosite.BookType {
 		return nil, nil
 	}
 	a.mu.Lock()
@@ -69,7 +70,7 @@ func (a *mutableAdapter) FieldGroups(_ context.Context, postType string) ([]temp
 }
 
 func (a *mutableAdapter) Relations(_ context.Context, postType string) ([]templates.Relation, error) {
-	if postType != memhost.DemoBookType {
+	if postType != demosite.BookType {
 		return nil, nil
 	}
 	return bookRelations(), nil
@@ -117,7 +118,7 @@ type fieldFixture struct {
 
 func newFieldFixture(t testing.TB, seed int64, det providers.FieldDetector) *fieldFixture {
 	t.Helper()
-	host, err := memhost.NewDemo(&memhost.Options{Now: clock})
+	host, err := demosite.New(&memhost.Options{Now: clock})
 	require.NoError(t, err)
 	require.NoError(t, host.RegisterPostType(contentgen.PostType{
 		Name: "publisher", Label: "Publishers", Public: true,
@@ -137,7 +138,7 @@ func newFieldFixture(t testing.TB, seed int64, det providers.FieldDetector) *fie
 }
 
 func books(n int) contentgen.PostsRequest {
-	return contentgen.PostsRequest{PostType: memhost.DemoBookType, Count: new(n), SetFeaturedImage: new(false)}
+	return contentgen.PostsRequest{PostType: demosite.BookType, Count: new(n), SetFeaturedImage: new(false)}
 }
 
 func (f *fieldFixture) generate(t *testing.T, req contentgen.PostsRequest) (*contentgen.PostsResult, []contentgen.Post) {
@@ -171,7 +172,7 @@ func TestCustomFieldsFilledByTypeAndMeaning(t *testing.T) {
 		require.Equal(t, contentgen.StatusPublish, p.Status)
 		pubIDs[strconv.FormatInt(p.ID, 10)] = true
 	}
-	genres, err := f.host.Terms(context.Background(), contentgen.TermQuery{Taxonomies: []string{memhost.DemoGenreTaxonomy}})
+	genres, err := f.host.Terms(context.Background(), contentgen.TermQuery{Taxonomies: []string{demosite.GenreTaxonomy}})
 	require.NoError(t, err)
 	for _, p := range posts {
 		m := p.Meta
@@ -226,7 +227,7 @@ func TestFieldConfigPrecedence(t *testing.T) {
 	ctx := context.Background()
 	f := newFieldFixture(t, 5, nil)
 	tmpl, err := f.gen.Templates().Create(ctx, templates.Input{
-		Name: "Shop books", PostType: memhost.DemoBookType,
+		Name: "Shop books", PostType: demosite.BookType,
 		FieldConfig: templates.FieldConfig{
 			CoreFields: map[string]templates.FieldSetting{templates.CorePostTitle: choose("", "The Fixed Title")},
 			CustomFields: map[string]templates.FieldSetting{
@@ -377,7 +378,7 @@ func TestRelatedPostsCountsAndOptions(t *testing.T) {
 	}
 
 	// A template for related posts must belong to their post type.
-	tmpl, err := g.gen.Templates().Create(ctx, templates.Input{Name: "B", PostType: memhost.DemoBookType})
+	tmpl, err := g.gen.Templates().Create(ctx, templates.Input{Name: "B", PostType: demosite.BookType})
 	require.NoError(t, err)
 	req.RelatedPosts = map[string]contentgen.RelatedPostsOption{"publisher": {TemplateID: tmpl.ID}}
 	_, err = g.gen.GeneratePosts(ctx, req)
@@ -413,11 +414,11 @@ func TestRelatedPostsTrackedAndDeleted(t *testing.T) {
 	require.Len(t, related, 4)
 	for _, e := range related {
 		require.Equal(t, "related", e.Meta["origin"])
-		require.Equal(t, memhost.DemoBookType, e.Meta["post_type"])
+		require.Equal(t, demosite.BookType, e.Meta["post_type"])
 	}
 
 	// Without delete_related_cpts the related posts stay.
-	del, err := f.gen.DeletePosts(ctx, contentgen.DeletePostsRequest{PostType: memhost.DemoBookType})
+	del, err := f.gen.DeletePosts(ctx, contentgen.DeletePostsRequest{PostType: demosite.BookType})
 	require.NoError(t, err)
 	require.Equal(t, 4, del.Posts)
 	left, err := f.host.Posts(ctx, contentgen.PostQuery{Types: []string{"publisher"}})
@@ -425,7 +426,7 @@ func TestRelatedPostsTrackedAndDeleted(t *testing.T) {
 	require.Len(t, left, 5)
 
 	_, _ = f.generate(t, books(2))
-	del, err = f.gen.DeletePosts(ctx, contentgen.DeletePostsRequest{PostType: memhost.DemoBookType, DeleteRelatedPosts: true})
+	del, err = f.gen.DeletePosts(ctx, contentgen.DeletePostsRequest{PostType: demosite.BookType, DeleteRelatedPosts: true})
 	require.NoError(t, err)
 	require.Equal(t, map[string]int{"publisher": 4}, del.RelatedPosts)
 	left, err = f.host.Posts(ctx, contentgen.PostQuery{Types: []string{"publisher"}})
@@ -439,12 +440,12 @@ func TestTaxonomyConfigModes(t *testing.T) {
 	ctx := context.Background()
 	f := newFieldFixture(t, 23, nil)
 	existing, err := f.host.CreateTerms(ctx, []contentgen.Term{
-		{Taxonomy: memhost.DemoGenreTaxonomy, Name: "Alpha", Slug: "alpha"},
-		{Taxonomy: memhost.DemoGenreTaxonomy, Name: "Beta", Slug: "beta"},
-		{Taxonomy: memhost.DemoGenreTaxonomy, Name: "Gamma", Slug: "gamma"},
+		{Taxonomy: demosite.GenreTaxonomy, Name: "Alpha", Slug: "alpha"},
+		{Taxonomy: demosite.GenreTaxonomy, Name: "Beta", Slug: "beta"},
+		{Taxonomy: demosite.GenreTaxonomy, Name: "Gamma", Slug: "gamma"},
 	})
 	require.NoError(t, err)
-	genre := memhost.DemoGenreTaxonomy
+	genre := demosite.GenreTaxonomy
 
 	req := books(8)
 	req.PopulateCustomFields = new(false)
@@ -484,7 +485,7 @@ func TestTaxonomyConfigModes(t *testing.T) {
 
 	// A template naming a term deleted since still generates, with a
 	// warning.
-	tmpl, err := f.gen.Templates().Create(ctx, templates.Input{Name: "Picked genres", PostType: memhost.DemoBookType,
+	tmpl, err := f.gen.Templates().Create(ctx, templates.Input{Name: "Picked genres", PostType: demosite.BookType,
 		TaxonomyConfig: templates.TaxonomyConfig{genre: {Mode: templates.ModeChoose, TermIDs: existing}}})
 	require.NoError(t, err)
 	require.NoError(t, f.host.DeleteTerms(ctx, existing[:1]))
@@ -546,7 +547,7 @@ func TestAIDetection(t *testing.T) {
 	require.Len(t, det.asked, 1)
 	require.Len(t, det.asked[0], 1, "only fields offline detection cannot place are asked about")
 	require.Equal(t, "xq_value", det.asked[0][0].Name)
-	_, fields, err := f.gen.Templates().Fields(ctx, memhost.DemoBookType)
+	_, fields, err := f.gen.Templates().Fields(ctx, demosite.BookType)
 	require.NoError(t, err)
 	for _, fl := range fields {
 		if fl.Name == "xq_value" {
@@ -555,7 +556,7 @@ func TestAIDetection(t *testing.T) {
 	}
 	_, _ = f.generate(t, books(1))
 	require.Len(t, det.asked, 1, "answers are cached")
-	n, err := f.gen.Templates().ClearDetections(ctx, memhost.DemoBookType)
+	n, err := f.gen.Templates().ClearDetections(ctx, demosite.BookType)
 	require.NoError(t, err)
 	require.Positive(t, n)
 	_, _ = f.generate(t, books(1))
@@ -591,7 +592,7 @@ func TestStaleTemplatesAndSync(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	f := newFieldFixture(t, 31, nil)
-	tmpl, err := f.gen.Templates().Create(ctx, templates.Input{Name: "Books", PostType: memhost.DemoBookType})
+	tmpl, err := f.gen.Templates().Create(ctx, templates.Input{Name: "Books", PostType: demosite.BookType})
 	require.NoError(t, err)
 	st, err := f.gen.Templates().Sync(ctx)
 	require.NoError(t, err)
@@ -625,16 +626,16 @@ func TestTemplateOperationErrors(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	f := newFieldFixture(t, 37, nil)
-	_, err := f.gen.Templates().Create(ctx, templates.Input{PostType: memhost.DemoBookType})
+	_, err := f.gen.Templates().Create(ctx, templates.Input{PostType: demosite.BookType})
 	requireParam(t, err, contentgen.ErrInvalidParameter, "name")
 	_, err = f.gen.Templates().Create(ctx, templates.Input{Name: "x"})
 	requireParam(t, err, contentgen.ErrInvalidParameter, "post_type")
 	_, err = f.gen.Templates().Create(ctx, templates.Input{Name: "x", PostType: "spaceship"})
 	requireParam(t, err, contentgen.ErrInvalidPostType, "post_type")
-	_, err = f.gen.Templates().Create(ctx, templates.Input{Name: "x", PostType: memhost.DemoBookType,
+	_, err = f.gen.Templates().Create(ctx, templates.Input{Name: "x", PostType: demosite.BookType,
 		TaxonomyConfig: templates.TaxonomyConfig{"category": {Mode: templates.ModeNone}}})
 	requireParam(t, err, contentgen.ErrInvalidParameter, "taxonomy_config.category")
-	tmpl, err := f.gen.Templates().Create(ctx, templates.Input{Name: "x", PostType: memhost.DemoBookType})
+	tmpl, err := f.gen.Templates().Create(ctx, templates.Input{Name: "x", PostType: demosite.BookType})
 	require.NoError(t, err)
 	_, err = f.gen.Templates().Update(ctx, tmpl.ID, templates.Patch{PostType: new("post")})
 	requireParam(t, err, contentgen.ErrInvalidParameter, "post_type")

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/contentgen/memhost"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/providers"
@@ -32,7 +33,7 @@ type fixture struct {
 
 func newFixture(t testing.TB, seed int64) *fixture {
 	t.Helper()
-	host, err := memhost.NewDemo(&memhost.Options{Now: clock})
+	host, err := demosite.New(&memhost.Options{Now: clock})
 	require.NoError(t, err)
 	hist := history.NewMemStore(clock)
 	gen, err := contentgen.New(host, hist, &contentgen.Config{Seed: &seed, Now: clock})
@@ -446,7 +447,7 @@ func (failingHistory) Add(context.Context, []history.Entry) error {
 
 func TestUntrackedContentIsRemoved(t *testing.T) {
 	t.Parallel()
-	host, err := memhost.NewDemo(nil)
+	host, err := demosite.New(nil)
 	require.NoError(t, err)
 	ctx := context.Background()
 	before, err := host.Posts(ctx, contentgen.PostQuery{})
@@ -477,7 +478,7 @@ func (forgetfulHistory) Delete(context.Context, ...string) (int, error) {
 // when the history cannot be updated, the content stays, tracked.
 func TestDeleteKeepsContentItCannotForget(t *testing.T) {
 	t.Parallel()
-	host, err := memhost.NewDemo(nil)
+	host, err := demosite.New(nil)
 	require.NoError(t, err)
 	ctx := context.Background()
 	hist := history.NewMemStore(nil)
@@ -561,7 +562,7 @@ func TestPostsProgressCounts(t *testing.T) {
 // reports each image made, counting up, before it stores the first one.
 func TestImagesReportProgressAsTheyAreMade(t *testing.T) {
 	t.Parallel()
-	host, err := memhost.NewDemo(nil)
+	host, err := demosite.New(nil)
 	require.NoError(t, err)
 	prov, err := local.New(nil)
 	require.NoError(t, err)
@@ -611,7 +612,7 @@ func TestTermTreeWithinCountLimit(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			host, err := memhost.NewDemo(&memhost.Options{Now: clock})
+			host, err := demosite.New(&memhost.Options{Now: clock})
 			require.NoError(t, err)
 			seed := int64(3)
 			gen, err := contentgen.New(host, history.NewMemStore(clock), &contentgen.Config{Seed: &seed, Now: clock, MaxCount: c.max})
@@ -642,7 +643,7 @@ func TestPostHistoryGenerationTime(t *testing.T) {
 	ctx := context.Background()
 	generationTimes := func(t *testing.T, now func() time.Time) []any {
 		t.Helper()
-		host, err := memhost.NewDemo(&memhost.Options{Now: clock})
+		host, err := demosite.New(&memhost.Options{Now: clock})
 		require.NoError(t, err)
 		hist := history.NewMemStore(clock)
 		seed := int64(5)

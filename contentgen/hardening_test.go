@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/contentgen/memhost"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/providers"
@@ -35,7 +36,7 @@ func (d *deadProvider) Image(context.Context, providers.ImageRequest) (*provider
 
 func TestDeadProviderCostsTwoAttemptsPerRun(t *testing.T) {
 	t.Parallel()
-	host, err := memhost.NewDemo(&memhost.Options{Now: clock})
+	host, err := demosite.New(&memhost.Options{Now: clock})
 	require.NoError(t, err)
 	dead := &deadProvider{}
 	seed := int64(1)
@@ -59,7 +60,7 @@ func slicesContainsPrefix(list []string, prefix string) bool {
 
 func TestUploadOverThePixelBudgetIsRefused(t *testing.T) {
 	t.Parallel()
-	host, err := memhost.NewDemo(&memhost.Options{Now: clock})
+	host, err := demosite.New(&memhost.Options{Now: clock})
 	require.NoError(t, err)
 	dec, err := imaging.NewDecoder(&imaging.Limits{MaxPixels: 100})
 	require.NoError(t, err)
@@ -99,7 +100,7 @@ func (h *clashingHost) CreateUsers(context.Context, []contentgen.User) ([]int64,
 func TestClashThatSurvivesRetriesIsConflict(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	demo, err := memhost.NewDemo(&memhost.Options{Now: clock})
+	demo, err := demosite.New(&memhost.Options{Now: clock})
 	require.NoError(t, err)
 	host := &clashingHost{Host: demo}
 	hist := history.NewMemStore(clock)
@@ -131,7 +132,7 @@ func (panickyProvider) Image(context.Context, providers.ImageRequest) (*provider
 
 func TestPanickingProviderCostsItsImagesOnly(t *testing.T) {
 	t.Parallel()
-	host, err := memhost.NewDemo(&memhost.Options{Now: clock})
+	host, err := demosite.New(&memhost.Options{Now: clock})
 	require.NoError(t, err)
 	gen, err := contentgen.New(host, history.NewMemStore(clock), &contentgen.Config{Now: clock, ImageProviders: []providers.ImageProvider{panickyProvider{}}})
 	require.NoError(t, err)
@@ -158,7 +159,7 @@ func TestImageWarningsCarryNoInternalDetails(t *testing.T) {
 		{&providers.StatusError{Provider: "provider_random", StatusCode: 429, Attempts: 3}, "HTTP 429"},
 		{&url.Error{Op: "Get", URL: "http://10.0.0.7/secret", Err: errors.New("dial tcp 10.0.0.7:80: refused")}, "could not be reached"},
 	} {
-		host, err := memhost.NewDemo(&memhost.Options{Now: clock})
+		host, err := demosite.New(&memhost.Options{Now: clock})
 		require.NoError(t, err)
 		gen, err := contentgen.New(host, history.NewMemStore(clock), &contentgen.Config{Now: clock, ImageProviders: []providers.ImageProvider{failing{c.err}}})
 		require.NoError(t, err)

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
-	"github.com/contentgen/contentgen/contentgen/memhost"
+	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/providers"
 	"github.com/contentgen/contentgen/providers/filetype"
@@ -32,7 +32,7 @@ type storedFile struct {
 func featuredFiles(t *testing.T, seed int64, conc, n int) []storedFile {
 	t.Helper()
 	ctx := context.Background()
-	host, err := memhost.NewDemo(nil)
+	host, err := demosite.New(nil)
 	require.NoError(t, err)
 	prov, err := local.New(nil)
 	require.NoError(t, err)

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/contentgen/memhost"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/templates"
@@ -76,7 +77,7 @@ func TestLocaleSettingAndSiteLanguage(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	seed := int64(5)
-	host, err := memhost.NewDemo(&memhost.Options{Now: clock, Site: contentgen.Site{Locale: "fr_FR"}})
+	host, err := demosite.New(&memhost.Options{Now: clock, Site: contentgen.Site{Locale: "fr_FR"}})
 	require.NoError(t, err)
 	hist := history.NewMemStore(clock)
 	gen, err := contentgen.New(host, hist, &contentgen.Config{Seed: &seed, Now: clock})

@@ -17,6 +17,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/contentgen/memhost"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/providers"
@@ -82,7 +83,7 @@ func newDeletionModel(t *rapid.T, images []byte) *deletionModel {
 	ctx := context.Background()
 	clock := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 	now := func() time.Time { return clock }
-	host, err := memhost.NewDemo(&memhost.Options{Now: now})
+	host, err := demosite.New(&memhost.Options{Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/contentgen/memhost"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/locales"
@@ -257,7 +258,7 @@ func TestTopicPostsAreCoherent(t *testing.T) {
 	require.NoError(t, err)
 	run := func(category string) ([]contentgen.Post, *recordingProvider, *fixture) {
 		prov := &recordingProvider{ImageProvider: lp}
-		host, err := memhost.NewDemo(&memhost.Options{Now: clock})
+		host, err := demosite.New(&memhost.Options{Now: clock})
 		require.NoError(t, err)
 		hist := history.NewMemStore(clock)
 		seed := int64(9)

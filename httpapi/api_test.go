@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/contentgen/memhost"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/httpapi"
@@ -38,7 +39,7 @@ func newEnv(t *testing.T) *env { return newEnvWith(t, nil, nil) }
 func newEnvWith(t *testing.T, cfg func(*contentgen.Config), opts func(*httpapi.Options)) *env {
 	t.Helper()
 	ctx := context.Background()
-	host, err := memhost.NewDemo(nil)
+	host, err := demosite.New(nil)
 	require.NoError(t, err)
 	seed := int64(7)
 	config := &contentgen.Config{Seed: &seed}

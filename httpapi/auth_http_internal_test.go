@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/contentgen/memhost"
 	"github.com/contentgen/contentgen/history"
 )
@@ -34,7 +35,7 @@ type throttleEnv struct {
 func newThrottleEnv(t *testing.T) *throttleEnv {
 	t.Helper()
 	ctx := context.Background()
-	host, err := memhost.NewDemo(nil)
+	host, err := demosite.New(nil)
 	require.NoError(t, err)
 	gen, err := contentgen.New(host, history.NewMemStore(nil), nil)
 	require.NoError(t, err)

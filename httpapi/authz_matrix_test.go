@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/contentgen/memhost"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/httpapi"
@@ -55,7 +56,7 @@ type matrixEnv struct {
 func newMatrixEnv(t *testing.T) *matrixEnv {
 	t.Helper()
 	ctx := context.Background()
-	host, err := memhost.NewDemo(nil)
+	host, err := demosite.New(nil)
 	require.NoError(t, err)
 	seed := int64(11)
 	state := &writeCountingState{StateStore: memhost.NewStateStore()}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/contentgen/contentgen/contentgen"
-	"github.com/contentgen/contentgen/contentgen/memhost"
+	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/httpapi"
 )
@@ -30,7 +30,7 @@ func BenchmarkGeneratePosts500HTTP(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		b.StopTimer()
-		host, err := memhost.NewDemo(nil)
+		host, err := demosite.New(nil)
 		if err != nil {
 			b.Fatal(err)
 		}

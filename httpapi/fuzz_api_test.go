@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
-	"github.com/contentgen/contentgen/contentgen/memhost"
+	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/httpapi"
 	"github.com/contentgen/contentgen/providers"
@@ -70,7 +70,7 @@ func fuzzRoutes(api *httpapi.API) []httpapi.Route {
 func newFuzzAPI(t testing.TB, images *tinyImages) *httpapi.API {
 	t.Helper()
 	ctx := context.Background()
-	host, err := memhost.NewDemo(nil)
+	host, err := demosite.New(nil)
 	require.NoError(t, err)
 	seed := int64(3)
 	gen, err := contentgen.New(host, history.NewMemStore(nil), &contentgen.Config{

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
-	"github.com/contentgen/contentgen/contentgen/memhost"
+	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/httpapi"
 )
@@ -27,7 +27,7 @@ func (allowAll) Authenticate(*http.Request) (*httpapi.Principal, error) {
 
 func newInProcess(t testing.TB) http.Handler {
 	t.Helper()
-	host, err := memhost.NewDemo(nil)
+	host, err := demosite.New(nil)
 	require.NoError(t, err)
 	gen, err := contentgen.New(host, history.NewMemStore(nil), &contentgen.Config{MaxCount: 20})
 	require.NoError(t, err)

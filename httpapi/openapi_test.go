@@ -21,7 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
-	"github.com/contentgen/contentgen/contentgen/memhost"
+	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/httpapi"
 	"github.com/contentgen/contentgen/httpapi/internal/openapidoc"
@@ -93,7 +93,7 @@ func documentedOperations(t *testing.T) []documentedOperation {
 
 func newBareAPI(t *testing.T) *httpapi.API {
 	t.Helper()
-	host, err := memhost.NewDemo(nil)
+	host, err := demosite.New(nil)
 	require.NoError(t, err)
 	gen, err := contentgen.New(host, history.NewMemStore(nil), nil)
 	require.NoError(t, err)

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/contentgen/memhost"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/httpapi"
@@ -59,7 +60,7 @@ type panicEnv struct {
 
 func newPanicEnv(t *testing.T) *panicEnv {
 	t.Helper()
-	demo, err := memhost.NewDemo(nil)
+	demo, err := demosite.New(nil)
 	require.NoError(t, err)
 	host := &panickyHost{Host: demo}
 	gen, err := contentgen.New(host, history.NewMemStore(nil), nil)

@@ -19,7 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
-	"github.com/contentgen/contentgen/contentgen/memhost"
+	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/httpapi"
 	"github.com/contentgen/contentgen/providers"
@@ -91,7 +91,7 @@ type streamEnv struct {
 
 func newStreamEnv(t *testing.T, opts httpapi.Options, listen func(net.Listener) net.Listener) *streamEnv {
 	t.Helper()
-	host, err := memhost.NewDemo(nil)
+	host, err := demosite.New(nil)
 	require.NoError(t, err)
 	e := &streamEnv{prov: newGatedProvider(), ticker: newManualTicker(), logs: &logRecorder{}, served: make(chan string, 16)}
 	gen, err := contentgen.New(host, history.NewMemStore(nil), &contentgen.Config{

@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
-	"github.com/contentgen/contentgen/contentgen/memhost"
+	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/httpapi"
 	"github.com/contentgen/contentgen/templates"
@@ -666,7 +666,7 @@ func FuzzTemplateBodies(f *testing.F) {
 	}
 	dir := f.TempDir()
 	writeGroup(f, dir, "")
-	host, err := memhost.NewDemo(nil)
+	host, err := demosite.New(nil)
 	require.NoError(f, err)
 	require.NoError(f, host.RegisterPostType(contentgen.PostType{Name: "publisher", Label: "Publishers", Public: true}))
 	gen, err := contentgen.New(host, history.NewMemStore(nil), &contentgen.Config{

@@ -1,5 +1,5 @@
-// Package memhost is an in-memory contentgen.Host: the host of unit tests
-// and fixtures, and the demo site of the example server. It passes the
+// Package memhost is an in-memory contentgen.Host: the host of unit tests,
+// fixtures and the example server's demo site (package demosite). It passes the
 // hosttest conformance suite and implements every optional capability
 // (Trasher, Transactor, Exister, MediaStorer).
 //
@@ -7,9 +7,8 @@
 //
 // New returns an empty site with the standard roles (StandardRoles); add
 // post types and taxonomies with RegisterPostType and RegisterTaxonomy.
-// NewDemo returns a site set up like a fresh install, with hand-made
-// content that generation and cleanup must leave alone. Options sets the
-// site, the roles and the clock.
+// Options sets the site, the roles and the clock. A site set up like a
+// fresh install, with hand-made content, is package demosite's New.
 //
 // # Behaviour
 //

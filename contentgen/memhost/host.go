@@ -55,7 +55,7 @@ type Options struct {
 
 // Host is an in-memory contentgen.Host. It is safe for concurrent use; a
 // write is all-or-nothing and readers never see part of one. The zero value
-// is not usable: call New or NewDemo.
+// is not usable: call New (package demosite builds a demo site on one).
 //
 // The Host returned to the function of InTx is bound to the transaction;
 // it shares the methods of Host but cannot register types.
@@ -98,7 +98,7 @@ type txKey struct{}
 
 // New returns an empty Host: no post types, taxonomies or content, the
 // site of opts and its roles. Register types with RegisterPostType and
-// RegisterTaxonomy; NewDemo builds a ready site instead.
+// RegisterTaxonomy, or use package demosite for a ready site.
 func New(opts *Options) *Host {
 	var o Options
 	if opts != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/contentgen/hosttest"
 	"github.com/contentgen/contentgen/contentgen/memhost"
 )
@@ -39,7 +40,7 @@ func newHost(t testing.TB) *memhost.Host {
 
 func newDemo(t testing.TB) *memhost.Host {
 	t.Helper()
-	h, err := memhost.NewDemo(&memhost.Options{Now: clock})
+	h, err := demosite.New(&memhost.Options{Now: clock})
 	require.NoError(t, err)
 	return h
 }
@@ -124,98 +125,6 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-func TestDemoSite(t *testing.T) {
-	t.Parallel()
-	h := newDemo(t)
-	ctx := t.Context()
-
-	types, err := h.PostTypes(ctx)
-	require.NoError(t, err)
-	byName := map[string]contentgen.PostType{}
-	for _, pt := range types {
-		byName[pt.Name] = pt
-	}
-	require.Len(t, byName, 4)
-	post := byName["post"]
-	require.True(t, post.Public)
-	require.ElementsMatch(t, []string{"title", "editor", "author", "thumbnail", "excerpt", "comments"}, post.Supports)
-	require.ElementsMatch(t, []string{"category", "post_tag"}, post.Taxonomies)
-	require.Equal(t, 1, post.Count[contentgen.StatusPublish])
-	require.Equal(t, 0, post.Count[contentgen.StatusDraft])
-	page := byName["page"]
-	require.True(t, page.Hierarchical)
-	require.Contains(t, page.Supports, "page-attributes")
-	require.Equal(t, 1, page.Count[contentgen.StatusPublish])
-	require.True(t, byName["attachment"].Internal)
-	book := byName[memhost.DemoBookType]
-	require.True(t, book.Public)
-	require.False(t, book.Internal)
-	require.Equal(t, []string{memhost.DemoGenreTaxonomy}, book.Taxonomies)
-	require.ElementsMatch(t, []string{"title", "editor", "author", "thumbnail", "excerpt"}, book.Supports)
-
-	taxes, err := h.Taxonomies(ctx)
-	require.NoError(t, err)
-	taxByName := map[string]contentgen.Taxonomy{}
-	for _, tx := range taxes {
-		taxByName[tx.Name] = tx
-	}
-	require.True(t, taxByName["category"].Hierarchical)
-	require.Equal(t, 1, taxByName["category"].Count)
-	require.False(t, taxByName["post_tag"].Hierarchical)
-	require.Equal(t, 0, taxByName["post_tag"].Count)
-	require.True(t, taxByName[memhost.DemoGenreTaxonomy].Hierarchical)
-	require.Equal(t, []string{memhost.DemoBookType}, taxByName[memhost.DemoGenreTaxonomy].PostTypes)
-
-	users, err := h.Users(ctx, contentgen.UserQuery{})
-	require.NoError(t, err)
-	require.Len(t, users, 1)
-	require.Equal(t, memhost.DemoAdminLogin, users[0].Login)
-	require.Equal(t, []string{memhost.RoleAdministrator}, users[0].Roles)
-	require.NotEmpty(t, users[0].Email)
-
-	terms, err := h.Terms(ctx, contentgen.TermQuery{})
-	require.NoError(t, err)
-	require.Len(t, terms, 1)
-	require.Equal(t, "Uncategorized", terms[0].Name)
-	require.Equal(t, memhost.DemoCategorySlug, terms[0].Slug)
-	require.Equal(t, 1, terms[0].Count)
-
-	posts, err := h.Posts(ctx, contentgen.PostQuery{})
-	require.NoError(t, err)
-	require.Len(t, posts, 2)
-	require.Equal(t, "post", posts[0].Type)
-	require.Equal(t, memhost.DemoPostTitle, posts[0].Title)
-	require.Equal(t, contentgen.StatusPublish, posts[0].Status)
-	require.Equal(t, users[0].ID, posts[0].AuthorID)
-	require.Equal(t, []int64{terms[0].ID}, posts[0].Terms["category"])
-	require.True(t, clock().Equal(posts[0].Date), "the injected clock dates the hand-made content")
-	require.Equal(t, "page", posts[1].Type)
-	require.Equal(t, memhost.DemoPageTitle, posts[1].Title)
-
-	comments, err := h.Comments(ctx, contentgen.CommentQuery{})
-	require.NoError(t, err)
-	require.Len(t, comments, 1)
-	require.Equal(t, posts[0].ID, comments[0].PostID)
-	require.Equal(t, contentgen.CommentApproved, comments[0].Status)
-
-	// Nothing hand-made carries the generated marker.
-	for _, p := range posts {
-		require.False(t, p.Meta.Generated(), p.Title)
-	}
-	for _, tm := range terms {
-		require.False(t, tm.Meta.Generated(), tm.Name)
-	}
-	for _, u := range users {
-		require.False(t, u.Meta.Generated(), u.Login)
-	}
-	for _, c := range comments {
-		require.False(t, c.Meta.Generated())
-	}
-	found, err := h.Posts(ctx, contentgen.PostQuery{MetaKey: contentgen.MarkerKey})
-	require.NoError(t, err)
-	require.Empty(t, found)
 }
 
 func TestRegister(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/contentgen/memhost"
 	"github.com/contentgen/contentgen/contentgen/sqlstore"
 )
@@ -28,7 +29,7 @@ func demoSite(b testing.TB, e engine) (*sqlstore.DB, *contentgen.Generator, stri
 	dsn, opts := e.fresh(b)
 	db := openAt(b, dsn, opts)
 	h := db.Host(nil)
-	pts, taxes := memhost.DemoTypes()
+	pts, taxes := demosite.Types()
 	for _, pt := range pts {
 		require.NoError(b, h.RegisterPostType(ctx, pt))
 	}
@@ -38,7 +39,7 @@ func demoSite(b testing.TB, e engine) (*sqlstore.DB, *contentgen.Generator, stri
 	for _, r := range memhost.StandardRoles() {
 		require.NoError(b, h.RegisterRole(ctx, r))
 	}
-	require.NoError(b, memhost.SeedDemo(ctx, h))
+	require.NoError(b, demosite.Seed(ctx, h))
 	seed := int64(1)
 	gen, err := contentgen.New(h, nil, &contentgen.Config{Seed: &seed})
 	require.NoError(b, err)

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/contentgen/memhost"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/httpapi"
@@ -127,7 +128,7 @@ func newSite(t *testing.T, idle time.Duration) *site {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	siteURL := "http://" + ln.Addr().String()
-	host, err := memhost.NewDemo(&memhost.Options{Site: contentgen.Site{Name: "Test site", URL: siteURL, Locale: "en_US"}})
+	host, err := demosite.New(&memhost.Options{Site: contentgen.Site{Name: "Test site", URL: siteURL, Locale: "en_US"}})
 	require.NoError(t, err)
 	_, err = host.CreateUsers(ctx, []contentgen.User{{Login: "editor1", Email: "editor1@example.com", DisplayName: "Editor", Roles: []string{"editor"}}})
 	require.NoError(t, err)

@@ -6,7 +6,7 @@ import (
 	"os"
 
 	"github.com/contentgen/contentgen/contentgen"
-	"github.com/contentgen/contentgen/contentgen/memhost"
+	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/templates"
 	"github.com/contentgen/contentgen/templates/acfjson"
 )
@@ -51,7 +51,7 @@ func bookFields() []templates.Field {
 		{Key: "field_book_colour", Name: "spine_colour", Label: "Spine colour", Type: templates.TypeColorPicker},
 		{Key: "field_book_cover", Name: "cover", Label: "Cover", Type: templates.TypeImage, ReturnFormat: "id"},
 		{Key: "field_book_publisher", Name: "publisher", Label: "Publisher", Type: templates.TypePostObject, Required: true, PostTypes: []string{PublisherType.Name}, ReturnFormat: "id"},
-		{Key: "field_book_series", Name: "series", Label: "Series", Type: templates.TypeTaxonomy, Taxonomy: memhost.DemoGenreTaxonomy},
+		{Key: "field_book_series", Name: "series", Label: "Series", Type: templates.TypeTaxonomy, Taxonomy: demosite.GenreTaxonomy},
 		{Key: "field_book_editor", Name: "editor", Label: "Editor", Type: templates.TypeUser, Roles: []string{"editor", "administrator"}},
 		{Key: "field_book_review", Name: "review", Label: "Review", Type: templates.TypeWYSIWYG},
 		{Key: "field_book_editions", Name: "editions", Label: "Editions", Type: templates.TypeRepeater, Min: num(1), Max: num(3), SubFields: []templates.Field{
@@ -87,7 +87,7 @@ func Fields(ctx context.Context, register func(context.Context, contentgen.PostT
 	code := templates.NewCodeAdapter(
 		templates.AdapterInfo{Name: "Demo field groups", Slug: "demo", Version: "1.0", Active: true},
 		[]templates.FieldGroup{
-			{Key: "group_book_details", Title: "Book details", PostTypes: []string{memhost.DemoBookType}, Fields: bookFields()},
+			{Key: "group_book_details", Title: "Book details", PostTypes: []string{demosite.BookType}, Fields: bookFields()},
 			{Key: "group_publisher_details", Title: "Publisher details", PostTypes: []string{PublisherType.Name}, Fields: publisherFields()},
 		},
 		nil,
@@ -146,14 +146,14 @@ func StarterTemplates() []templates.Input {
 			TaxonomyConfig: templates.TaxonomyConfig{"post_tag": {Mode: templates.ModeCreate, CountMin: templates.Ptr(2), CountMax: templates.Ptr(4), UseExisting: true}},
 		},
 		{
-			Name: "Book starter", PostType: memhost.DemoBookType,
+			Name: "Book starter", PostType: demosite.BookType,
 			Description: "Catalogue entries: print formats only, 150 to 600 pages, one genre each.",
 			FieldConfig: templates.FieldConfig{CustomFields: map[string]templates.FieldSetting{
 				"format": choose("hardcover", "paperback"),
 				"pages":  create(templates.CreateOptions{Min: num(150), Max: num(600)}),
 				"price":  create(templates.CreateOptions{Min: num(9.99), Max: num(39.99), DecimalPlaces: 2}),
 			}},
-			TaxonomyConfig: templates.TaxonomyConfig{memhost.DemoGenreTaxonomy: {Mode: templates.ModeCreate, CountMin: templates.Ptr(1), CountMax: templates.Ptr(1), UseExisting: true}},
+			TaxonomyConfig: templates.TaxonomyConfig{demosite.GenreTaxonomy: {Mode: templates.ModeCreate, CountMin: templates.Ptr(1), CountMax: templates.Ptr(1), UseExisting: true}},
 		},
 		{
 			Name: "Publisher starter", PostType: PublisherType.Name,

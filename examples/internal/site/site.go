@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/contentgen/memhost"
 	"github.com/contentgen/contentgen/contentgen/sqlstore"
 	"github.com/contentgen/contentgen/history"
@@ -57,7 +58,7 @@ func Open(ctx context.Context, dbFlag, mediaDir string, info contentgen.Site, lo
 		log = slog.New(slog.DiscardHandler)
 	}
 	if dbFlag == Memory {
-		h, err := memhost.NewDemo(&memhost.Options{Site: info})
+		h, err := demosite.New(&memhost.Options{Site: info})
 		if err != nil {
 			return nil, err
 		}
@@ -105,7 +106,7 @@ func Open(ctx context.Context, dbFlag, mediaDir string, info contentgen.Site, lo
 		if err != nil || len(types) > 0 {
 			return err
 		}
-		pts, taxes := memhost.DemoTypes()
+		pts, taxes := demosite.Types()
 		for _, pt := range pts {
 			if err := h.RegisterPostType(ctx, pt); err != nil {
 				return err
@@ -121,7 +122,7 @@ func Open(ctx context.Context, dbFlag, mediaDir string, info contentgen.Site, lo
 				return err
 			}
 		}
-		if err := memhost.SeedDemo(ctx, h); err != nil {
+		if err := demosite.Seed(ctx, h); err != nil {
 			return err
 		}
 		s.Fresh = true

@@ -1,4 +1,4 @@
-package memhost
+package demosite
 
 import (
 	"context"
@@ -6,36 +6,37 @@ import (
 	"net/url"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/memhost"
 )
 
 // Names of the demo site's registrations and hand-made content.
 const (
-	// DemoAdminLogin is the login of the demo site's administrator.
-	DemoAdminLogin = "admin"
-	// DemoCategorySlug is the slug of the hand-made category Uncategorized.
-	DemoCategorySlug = "uncategorized"
-	// DemoPostTitle is the title of the hand-made post.
-	DemoPostTitle = "Hello world!"
-	// DemoPageTitle is the title of the hand-made page.
-	DemoPageTitle = "Sample Page"
-	// DemoBookType is the demo site's custom post type.
-	DemoBookType = "book"
-	// DemoGenreTaxonomy is the hierarchical taxonomy of DemoBookType.
-	DemoGenreTaxonomy = "genre"
+	// AdminLogin is the login of the demo site's administrator.
+	AdminLogin = "admin"
+	// CategorySlug is the slug of the hand-made category Uncategorized.
+	CategorySlug = "uncategorized"
+	// PostTitle is the title of the hand-made post.
+	PostTitle = "Hello world!"
+	// PageTitle is the title of the hand-made page.
+	PageTitle = "Sample Page"
+	// BookType is the demo site's custom post type.
+	BookType = "book"
+	// GenreTaxonomy is the hierarchical taxonomy of BookType.
+	GenreTaxonomy = "genre"
 )
 
 // Texts of the demo site's hand-made content.
 const (
-	demoCategoryName   = "Uncategorized"
-	demoCommenterName  = "A Commenter"
-	demoCommenterEmail = "commenter@example.org"
-	demoCommenterSite  = "https://example.org/"
-	demoPostContent    = "<p>Welcome to the site. This is your first post. Edit or delete it, then start writing!</p>"
-	demoPageContent    = "<p>This is an example page. It differs from a post because it stays in one place and shows up in the site navigation.</p>"
-	demoCommentContent = "Hi, this is a comment. To get started with moderating, editing and deleting comments, visit the Comments screen of the dashboard."
+	categoryName   = "Uncategorized"
+	commenterName  = "A Commenter"
+	commenterEmail = "commenter@example.org"
+	commenterSite  = "https://example.org/"
+	postContent    = "<p>Welcome to the site. This is your first post. Edit or delete it, then start writing!</p>"
+	pageContent    = "<p>This is an example page. It differs from a post because it stays in one place and shows up in the site navigation.</p>"
+	commentContent = "Hi, this is a comment. To get started with moderating, editing and deleting comments, visit the Comments screen of the dashboard."
 )
 
-// NewDemo returns a Host set up like a fresh install of a content
+// New returns an in-memory host set up like a fresh install of a content
 // platform, for the example server and for tests:
 //
 //   - post types "post" (title, editor, author, thumbnail, excerpt,
@@ -45,23 +46,23 @@ const (
 //     thumbnail, excerpt; taxonomy genre);
 //   - taxonomies "category" (hierarchical, with the term Uncategorized),
 //     "post_tag" (flat) and "genre" (hierarchical);
-//   - the administrator "admin" (see DemoAdminLogin);
+//   - the administrator "admin" (see AdminLogin);
 //   - the published post "Hello world!" in Uncategorized, the published page
 //     "Sample Page" and one approved comment on the post.
 //
 // Nothing it makes carries contentgen.MarkerKey: it is all hand-made
 // content, which generation and cleanup must leave alone. opts is as for
-// New; its Roles must include the administrator role.
-func NewDemo(opts *Options) (*Host, error) {
-	h := New(opts)
-	if err := h.setUpDemo(context.Background()); err != nil {
-		return nil, fmt.Errorf("memhost: building the demo site: %w", err)
+// memhost.New; its Roles must include the administrator role.
+func New(opts *memhost.Options) (*memhost.Host, error) {
+	h := memhost.New(opts)
+	if err := setUp(context.Background(), h); err != nil {
+		return nil, fmt.Errorf("demosite: building the demo site: %w", err)
 	}
 	return h, nil
 }
 
-func (h *Host) setUpDemo(ctx context.Context) error {
-	types, taxonomies := DemoTypes()
+func setUp(ctx context.Context, h *memhost.Host) error {
+	types, taxonomies := Types()
 	for _, pt := range types {
 		if err := h.RegisterPostType(pt); err != nil {
 			return err
@@ -72,12 +73,12 @@ func (h *Host) setUpDemo(ctx context.Context) error {
 			return err
 		}
 	}
-	return SeedDemo(ctx, h)
+	return Seed(ctx, h)
 }
 
-// DemoTypes returns the post types and taxonomies of the demo site, for
+// Types returns the post types and taxonomies of the demo site, for
 // hosts that register them otherwise (such as a database host).
-func DemoTypes() ([]contentgen.PostType, []contentgen.Taxonomy) {
+func Types() ([]contentgen.PostType, []contentgen.Taxonomy) {
 	types := []contentgen.PostType{
 		{
 			Name: "post", Label: "Posts", Public: true, HasArchive: true,
@@ -102,11 +103,11 @@ func DemoTypes() ([]contentgen.PostType, []contentgen.Taxonomy) {
 			MenuIcon: "dashicons-admin-media",
 		},
 		{
-			Name: DemoBookType, Label: "Books", Public: true, HasArchive: true,
+			Name: BookType, Label: "Books", Public: true, HasArchive: true,
 			Labels:      map[string]string{"name": "Books", "singular_name": "Book"},
 			Description: "A catalogue of books.",
 			Supports:    []string{"title", "editor", "author", "thumbnail", "excerpt"},
-			Taxonomies:  []string{DemoGenreTaxonomy},
+			Taxonomies:  []string{GenreTaxonomy},
 			MenuIcon:    "dashicons-book",
 		},
 	}
@@ -122,19 +123,19 @@ func DemoTypes() ([]contentgen.PostType, []contentgen.Taxonomy) {
 			PostTypes: []string{"post"},
 		},
 		{
-			Name: DemoGenreTaxonomy, Label: "Genres", Hierarchical: true, Public: true,
+			Name: GenreTaxonomy, Label: "Genres", Hierarchical: true, Public: true,
 			Labels:    map[string]string{"name": "Genres", "singular_name": "Genre"},
-			PostTypes: []string{DemoBookType},
+			PostTypes: []string{BookType},
 		},
 	}
 	return types, taxonomies
 }
 
-// SeedDemo writes the hand-made content of the demo site to h, whose post
-// types, taxonomies and roles must be those of DemoTypes and
-// StandardRoles: the administrator, a category, a post filed under it, a
-// page and a comment.
-func SeedDemo(ctx context.Context, h contentgen.Host) error {
+// Seed writes the hand-made content of the demo site to h, whose post
+// types, taxonomies and roles must be those of Types and
+// memhost.StandardRoles: the administrator, a category, a post filed under
+// it, a page and a comment.
+func Seed(ctx context.Context, h contentgen.Host) error {
 	site, err := h.Site(ctx)
 	if err != nil {
 		return err
@@ -144,34 +145,34 @@ func SeedDemo(ctx context.Context, h contentgen.Host) error {
 		domain = u.Hostname()
 	}
 	users, err := h.CreateUsers(ctx, []contentgen.User{{
-		Login: DemoAdminLogin, Email: "admin@" + domain, DisplayName: DemoAdminLogin,
-		URL: site.URL, Roles: []string{RoleAdministrator},
+		Login: AdminLogin, Email: "admin@" + domain, DisplayName: AdminLogin,
+		URL: site.URL, Roles: []string{memhost.RoleAdministrator},
 	}})
 	if err != nil {
 		return err
 	}
 	admin := users[0]
-	cats, err := h.CreateTerms(ctx, []contentgen.Term{{Taxonomy: "category", Name: demoCategoryName, Slug: DemoCategorySlug}})
+	cats, err := h.CreateTerms(ctx, []contentgen.Term{{Taxonomy: "category", Name: categoryName, Slug: CategorySlug}})
 	if err != nil {
 		return err
 	}
 	posts, err := h.CreatePosts(ctx, []contentgen.Post{
 		{
-			Type: "post", Status: contentgen.StatusPublish, Title: DemoPostTitle,
-			Content: demoPostContent, AuthorID: admin,
+			Type: "post", Status: contentgen.StatusPublish, Title: PostTitle,
+			Content: postContent, AuthorID: admin,
 			Terms: map[string][]int64{"category": {cats[0]}},
 		},
 		{
-			Type: "page", Status: contentgen.StatusPublish, Title: DemoPageTitle,
-			Content: demoPageContent, AuthorID: admin,
+			Type: "page", Status: contentgen.StatusPublish, Title: PageTitle,
+			Content: pageContent, AuthorID: admin,
 		},
 	})
 	if err != nil {
 		return err
 	}
 	_, err = h.CreateComments(ctx, []contentgen.Comment{{
-		PostID: posts[0], AuthorName: demoCommenterName, AuthorEmail: demoCommenterEmail,
-		AuthorURL: demoCommenterSite, Content: demoCommentContent, Status: contentgen.CommentApproved,
+		PostID: posts[0], AuthorName: commenterName, AuthorEmail: commenterEmail,
+		AuthorURL: commenterSite, Content: commentContent, Status: contentgen.CommentApproved,
 	}})
 	return err
 }
