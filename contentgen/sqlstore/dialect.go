@@ -33,10 +33,8 @@ type dialect interface {
 	// the values of list (a non-empty []int64 or []string), with its
 	// arguments.
 	inList(col string, list any) (string, []any)
-	// insertRows inserts n rows into table, in order; value(i, c) is the
-	// value of row i in column c: a string, an int64, or nil for NULL in a
-	// text column.
-	insertRows(ctx context.Context, q querier, table string, cols []column, n int, value func(i, c int) any) error
+	// insertRows inserts the rows of r into its table, in order.
+	insertRows(ctx context.Context, q querier, r *rowSet) error
 	// contains returns a condition true when the text column col contains
 	// the argument.
 	contains(col string) string
@@ -77,10 +75,6 @@ type dialect interface {
 	// can be run again as it is (a serialisation failure or deadlock).
 	isRetryable(err error) bool
 }
-
-// column is a column of insertRows: its name and PostgreSQL type, "text"
-// or "bigint".
-type column struct{ name, pgType string }
 
 // lockKey returns the advisory lock key of name within scope.
 func lockKey(scope, name string) int64 {
@@ -150,31 +144,25 @@ const sqliteMaxRows = 128
 // rows, each a power of two of them, so that a few statements per table
 // serve every n; in a transaction they run prepared (see stmtCache),
 // which spares parsing them each time.
-func (d sqliteDialect) insertRows(ctx context.Context, q querier, table string, cols []column, n int, value func(i, c int) any) error {
+func (d sqliteDialect) insertRows(ctx context.Context, q querier, r *rowSet) error {
 	chunk := sqliteMaxRows
-	for chunk*len(cols) > sqliteMaxParams {
+	for chunk*len(r.cols) > sqliteMaxParams {
 		chunk /= 2
 	}
-	names := make([]string, len(cols))
-	for c, col := range cols {
-		names[c] = col.name
-	}
-	tuple := "(?" + strings.Repeat(",?", len(cols)-1) + ")"
-	head := "INSERT INTO " + table + " (" + strings.Join(names, ", ") + ") VALUES "
-	args := make([]any, 0, min(n, chunk)*len(cols))
+	tuple := "(?" + strings.Repeat(",?", len(r.cols)-1) + ")"
+	head := "INSERT INTO " + r.table + " (" + strings.Join(r.names(), ", ") + ") VALUES "
+	args := make([]any, 0, min(r.n, chunk)*len(r.cols))
 	l, inTx := q.(lockedTx)
-	for start := 0; start < n; {
-		rows := chunk
-		for rows > n-start {
-			rows /= 2
+	for start := 0; start < r.n; {
+		n := chunk
+		for n > r.n-start {
+			n /= 2
 		}
 		args = args[:0]
-		for i := start; i < start+rows; i++ {
-			for c := range cols {
-				args = append(args, value(i, c))
-			}
+		for i := start; i < start+n; i++ {
+			args = r.appendRow(args, i)
 		}
-		stmt := head + tuple + strings.Repeat(","+tuple, rows-1)
+		stmt := head + tuple + strings.Repeat(","+tuple, n-1)
 		var err error
 		if st := d.prepared(inTx, stmt); st != nil {
 			err = l.execStmt(ctx, st, args)
@@ -184,7 +172,7 @@ func (d sqliteDialect) insertRows(ctx context.Context, q querier, table string, 
 		if err != nil {
 			return err
 		}
-		start += rows
+		start += n
 	}
 	return nil
 }
@@ -306,74 +294,70 @@ func (postgresDialect) rawConn() bool { return true }
 // transaction; else it sends each column as one array and inserts the
 // rows of their unnest in one statement: one round trip and a statement
 // that is prepared once.
-func (postgresDialect) insertRows(ctx context.Context, q querier, table string, cols []column, n int, value func(i, c int) any) error {
-	if l, ok := q.(lockedTx); ok && n >= copyMinRows {
-		return copyRows(ctx, l, table, cols, n, value)
+func (postgresDialect) insertRows(ctx context.Context, q querier, r *rowSet) error {
+	if l, ok := q.(lockedTx); ok && r.n >= copyMinRows {
+		return copyRows(ctx, l, r)
 	}
-	names := make([]string, len(cols))
-	casts := make([]string, len(cols))
-	args := make([]any, len(cols))
-	for c, col := range cols {
-		names[c] = col.name
-		casts[c] = "$" + strconv.Itoa(c+1) + "::" + col.pgType + "[]"
-		switch col.pgType {
-		case "bigint":
-			a := make([]int64, n)
+	casts := make([]string, len(r.cols))
+	args := make([]any, len(r.cols))
+	for c, col := range r.cols {
+		casts[c] = "$" + strconv.Itoa(c+1) + "::" + r.pgType(c) + "[]"
+		switch col.typ {
+		case colBigint:
+			a := make([]int64, r.n)
 			for i := range a {
-				a[i] = value(i, c).(int64)
+				a[i] = col.bigintOf(i)
+			}
+			args[c] = a
+		case colText:
+			a := make([]string, r.n)
+			for i := range a {
+				a[i] = col.textOf(i)
 			}
 			args[c] = a
 		default:
-			a := make([]pgtype.Text, n)
+			a := make([]pgtype.Text, r.n)
 			for i := range a {
-				if v, ok := value(i, c).(string); ok {
-					a[i] = pgtype.Text{String: v, Valid: true}
-				}
+				a[i].String, a[i].Valid = col.nullTextOf(i)
 			}
 			args[c] = a
 		}
 	}
-	_, err := q.ExecContext(ctx, "INSERT INTO "+table+" ("+strings.Join(names, ", ")+") SELECT * FROM unnest("+strings.Join(casts, ", ")+")", args...)
+	_, err := q.ExecContext(ctx, "INSERT INTO "+r.table+" ("+strings.Join(r.names(), ", ")+") SELECT * FROM unnest("+strings.Join(casts, ", ")+")", args...)
 	return err
 }
 
-// copyRows inserts n rows into table with COPY, on the connection of the
+// copyRows inserts the rows of r with COPY, on the connection of the
 // transaction l.
-func copyRows(ctx context.Context, l lockedTx, table string, cols []column, n int, value func(i, c int) any) error {
-	names := make([]string, len(cols))
-	for c, col := range cols {
-		names[c] = col.name
-	}
-	src := &rowSource{n: n, i: -1, row: make([]any, len(cols)), value: value}
+func copyRows(ctx context.Context, l lockedTx, r *rowSet) error {
+	src := &rowSource{r: r, i: -1, row: make([]any, len(r.cols))}
 	// Table names are written unquoted, so PostgreSQL folds them to
 	// lower case; COPY names the table quoted.
-	ident := pgx.Identifier{strings.ToLower(table)}
+	ident := pgx.Identifier{strings.ToLower(r.table)}
 	return l.raw(func(dc any) error {
 		c, ok := dc.(*stdlib.Conn)
 		if !ok {
 			return fmt.Errorf("sqlstore: internal error: PostgreSQL connection of type %T", dc)
 		}
-		_, err := c.Conn().CopyFrom(ctx, ident, names, src)
+		_, err := c.Conn().CopyFrom(ctx, ident, r.names(), src)
 		return err
 	})
 }
 
-// rowSource is a pgx.CopyFromSource over the rows of insertRows.
+// rowSource is a pgx.CopyFromSource over a rowSet.
 type rowSource struct {
-	n, i  int
-	row   []any
-	value func(i, c int) any
+	r   *rowSet
+	i   int
+	row []any
 }
 
 func (s *rowSource) Next() bool {
 	s.i++
-	return s.i < s.n
+	return s.i < s.r.n
 }
 
 func (s *rowSource) Values() ([]any, error) {
-	for c := range s.row {
-		s.row[c] = s.value(s.i, c)
-	}
+	s.row = s.r.appendRow(s.row[:0], s.i)
 	return s.row, nil
 }
 

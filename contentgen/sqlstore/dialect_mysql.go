@@ -52,33 +52,33 @@ const mysqlMaxParams = 60000
 // insertRows writes multi-row INSERT statements of up to 500 rows, each
 // kept to a quarter of max_allowed_packet (a single larger row goes
 // alone; the server refuses it when it exceeds the packet).
-func (d mysqlDialect) insertRows(ctx context.Context, q querier, table string, cols []column, n int, value func(i, c int) any) error {
-	maxRows := min(500, mysqlMaxParams/len(cols))
+func (d mysqlDialect) insertRows(ctx context.Context, q querier, r *rowSet) error {
+	maxRows := min(500, mysqlMaxParams/len(r.cols))
 	budget := max(d.maxPacket/4, 64<<10)
-	names := make([]string, len(cols))
-	for c, col := range cols {
-		names[c] = col.name
-	}
-	tuple := "(?" + strings.Repeat(",?", len(cols)-1) + ")"
-	head := "INSERT INTO " + table + " (" + strings.Join(names, ", ") + ") VALUES "
+	tuple := "(?" + strings.Repeat(",?", len(r.cols)-1) + ")"
+	head := "INSERT INTO " + r.table + " (" + strings.Join(r.names(), ", ") + ") VALUES "
 	var stmt strings.Builder
-	args := make([]any, 0, min(n, maxRows)*len(cols))
-	for start := 0; start < n; {
+	args := make([]any, 0, min(r.n, maxRows)*len(r.cols))
+	for start := 0; start < r.n; {
 		args = args[:0]
 		stmt.Reset()
 		stmt.WriteString(head)
 		size := len(head)
 		i := start
-		for ; i < n && i-start < maxRows; i++ {
+		for ; i < r.n && i-start < maxRows; i++ {
+			before := len(args)
+			args = r.appendRow(args, i)
 			rowSize := len(tuple) + 1
-			for c := range cols {
-				if s, ok := value(i, c).(string); ok {
+			for _, v := range args[before:] {
+				if s, ok := v.(string); ok {
 					rowSize += 2*len(s) + 3 // escaped, quoted
 				} else {
 					rowSize += 21
 				}
 			}
 			if i > start && size+rowSize > budget {
+				clear(args[before:])
+				args = args[:before]
 				break
 			}
 			size += rowSize
@@ -86,9 +86,6 @@ func (d mysqlDialect) insertRows(ctx context.Context, q querier, table string, c
 				stmt.WriteByte(',')
 			}
 			stmt.WriteString(tuple)
-			for c := range cols {
-				args = append(args, value(i, c))
-			}
 		}
 		if _, err := q.ExecContext(ctx, stmt.String(), args...); err != nil {
 			return err

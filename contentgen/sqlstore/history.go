@@ -30,12 +30,6 @@ func (db *DB) History() history.Store { return &historyStore{db: db} }
 // historyCols are the columns an entry is read from, in scan order.
 const historyCols = "id, content_type, content_id, content_subtype, meta, created_at"
 
-// historyInsertCols are the columns Add writes.
-var historyInsertCols = []column{
-	{"id", "text"}, {"content_type", "text"}, {"content_id", "bigint"}, {"content_subtype", "text"},
-	{"meta", "text"}, {"meta_index", "text"}, {"created_at", "bigint"}, {"created_day", "text"},
-}
-
 // Add implements history.Store. The entries are inserted in one
 // transaction (a savepoint of the transaction ctx carries) by a few bulk
 // INSERTs (see dialect.insertRows).
@@ -51,7 +45,8 @@ func (s *historyStore) Add(ctx context.Context, entries []history.Entry) error {
 	created := make([]time.Time, len(entries))
 	var enc metaEncoder
 	type row struct {
-		meta, index any
+		meta, index string
+		hasMeta     bool
 	}
 	rows := make([]row, len(entries))
 	for i := range entries {
@@ -65,35 +60,20 @@ func (s *historyStore) Add(ctx context.Context, entries []history.Entry) error {
 		if err != nil {
 			return fmt.Errorf("sqlstore: history entry %d: encoding meta: %w", i, err)
 		}
-		if len(e.Meta) > 0 {
-			rows[i].meta = meta
-		}
-		rows[i].index = index
+		rows[i].meta, rows[i].hasMeta, rows[i].index = meta, len(e.Meta) > 0, index
 	}
 	// Only rows are written: a run the engine aborted as a deadlock can
 	// be run again.
 	err := s.db.retry(ctx, func(ctx context.Context, q querier) error {
-		err := s.db.d.insertRows(ctx, q, s.db.table("history"), historyInsertCols, len(entries), func(i, c int) any {
-			e := &entries[i]
-			switch c {
-			case 0:
-				return ids[i]
-			case 1:
-				return e.ContentType
-			case 2:
-				return e.ContentID
-			case 3:
-				return e.ContentSubtype
-			case 4:
-				return rows[i].meta
-			case 5:
-				return rows[i].index
-			case 6:
-				return created[i].UnixMicro()
-			default:
-				return created[i].UTC().Format(time.DateOnly)
-			}
-		})
+		err := s.db.d.insertRows(ctx, q, newRows(s.db.table("history"), len(entries)).
+			text("id", func(i int) string { return ids[i] }).
+			text("content_type", func(i int) string { return entries[i].ContentType }).
+			bigint("content_id", func(i int) int64 { return entries[i].ContentID }).
+			text("content_subtype", func(i int) string { return entries[i].ContentSubtype }).
+			nullText("meta", func(i int) (string, bool) { return rows[i].meta, rows[i].hasMeta }).
+			text("meta_index", func(i int) string { return rows[i].index }).
+			bigint("created_at", func(i int) int64 { return created[i].UnixMicro() }).
+			text("created_day", func(i int) string { return created[i].UTC().Format(time.DateOnly) }))
 		return fail(ctx, "adding history entries", err)
 	})
 	if err != nil {

@@ -188,8 +188,6 @@ func (h *Host) deleteMeta(ctx context.Context, q querier, kind contentgen.Object
 	return err
 }
 
-var metaCols = []column{{"kind", "text"}, {"object_id", "bigint"}, {"meta_key", "text"}, {"meta_value", "text"}}
-
 // insertMeta stores the meta of new objects.
 func (h *Host) insertMeta(ctx context.Context, q querier, kind contentgen.ObjectKind, ids []int64, metas []contentgen.Meta) error {
 	type kv struct {
@@ -210,18 +208,11 @@ func (h *Host) insertMeta(ctx context.Context, q querier, kind contentgen.Object
 	if len(rows) == 0 {
 		return nil
 	}
-	return h.db.d.insertRows(ctx, q, h.db.table("meta"), metaCols, len(rows), func(i, c int) any {
-		switch c {
-		case 0:
-			return string(kind)
-		case 1:
-			return rows[i].id
-		case 2:
-			return rows[i].k
-		default:
-			return rows[i].v
-		}
-	})
+	return h.db.d.insertRows(ctx, q, newRows(h.db.table("meta"), len(rows)).
+		text("kind", func(int) string { return string(kind) }).
+		bigint("object_id", func(i int) int64 { return rows[i].id }).
+		text("meta_key", func(i int) string { return rows[i].k }).
+		text("meta_value", func(i int) string { return rows[i].v }))
 }
 
 // loadMeta reads the meta of objects in one query; every id gets a

@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -10,13 +11,6 @@ import (
 
 	"github.com/contentgen/contentgen/contentgen"
 )
-
-var userCols = []column{
-	{"id", "bigint"}, {"login", "text"}, {"email", "text"}, {"email_lower", "text"}, {"display_name", "text"},
-	{"first_name", "text"}, {"last_name", "text"}, {"description", "text"}, {"url", "text"}, {"registered", "bigint"},
-}
-
-var userRoleCols = []column{{"user_id", "bigint"}, {"position", "bigint"}, {"role", "text"}}
 
 // CreateUsers implements contentgen.Host. Logins and e-mail addresses
 // (ignoring case) are unique by constraint: a clash, with a stored user or
@@ -53,45 +47,25 @@ func (h *Host) CreateUsers(ctx context.Context, users []contentgen.User) ([]int6
 				links = append(links, userRole{ids[i], int64(j), r})
 			}
 		}
-		err = h.db.d.insertRows(ctx, q, h.db.table("users"), userCols, len(users), func(i, c int) any {
-			u := &users[i]
-			switch c {
-			case 0:
-				return ids[i]
-			case 1:
-				return u.Login
-			case 2:
-				return u.Email
-			case 3:
-				return strings.ToLower(u.Email)
-			case 4:
-				return u.DisplayName
-			case 5:
-				return u.FirstName
-			case 6:
-				return u.LastName
-			case 7:
-				return u.Description
-			case 8:
-				return u.URL
-			default:
-				return encDate(u.Registered)
-			}
-		})
+		err = h.db.d.insertRows(ctx, q, newRows(h.db.table("users"), len(users)).
+			bigint("id", func(i int) int64 { return ids[i] }).
+			text("login", func(i int) string { return users[i].Login }).
+			text("email", func(i int) string { return users[i].Email }).
+			text("email_lower", func(i int) string { return strings.ToLower(users[i].Email) }).
+			text("display_name", func(i int) string { return users[i].DisplayName }).
+			text("first_name", func(i int) string { return users[i].FirstName }).
+			text("last_name", func(i int) string { return users[i].LastName }).
+			text("description", func(i int) string { return users[i].Description }).
+			text("url", func(i int) string { return users[i].URL }).
+			bigint("registered", func(i int) int64 { return encDate(users[i].Registered) }))
 		if err != nil {
 			return h.conflict(ctx, "creating users", err)
 		}
 		if len(links) > 0 {
-			err = h.db.d.insertRows(ctx, q, h.db.table("user_roles"), userRoleCols, len(links), func(i, c int) any {
-				switch c {
-				case 0:
-					return links[i].user
-				case 1:
-					return links[i].pos
-				default:
-					return links[i].role
-				}
-			})
+			err = h.db.d.insertRows(ctx, q, newRows(h.db.table("user_roles"), len(links)).
+				bigint("user_id", func(i int) int64 { return links[i].user }).
+				bigint("position", func(i int) int64 { return links[i].pos }).
+				text("role", func(i int) string { return links[i].role }))
 			if err != nil {
 				return fail(ctx, "storing user roles", err)
 			}
@@ -239,11 +213,6 @@ func (h *Host) DeleteUsers(ctx context.Context, ids []int64, reassignTo int64) e
 	})
 }
 
-var commentCols = []column{
-	{"id", "bigint"}, {"post_id", "bigint"}, {"parent_id", "bigint"}, {"user_id", "bigint"}, {"author_name", "text"},
-	{"author_email", "text"}, {"author_url", "text"}, {"content", "text"}, {"status", "text"}, {"date", "bigint"},
-}
-
 // CreateComments implements contentgen.Host.
 func (h *Host) CreateComments(ctx context.Context, comments []contentgen.Comment) ([]int64, error) {
 	if err := ctx.Err(); err != nil {
@@ -302,34 +271,17 @@ func (h *Host) CreateComments(ctx context.Context, comments []contentgen.Comment
 		if ids, err = h.db.d.reserveIDs(ctx, q, h.db.table("comments"), len(comments)); err != nil {
 			return fail(ctx, "creating comments", err)
 		}
-		err = h.db.d.insertRows(ctx, q, h.db.table("comments"), commentCols, len(comments), func(i, col int) any {
-			c := &comments[i]
-			switch col {
-			case 0:
-				return ids[i]
-			case 1:
-				return c.PostID
-			case 2:
-				return c.ParentID
-			case 3:
-				return c.UserID
-			case 4:
-				return c.AuthorName
-			case 5:
-				return c.AuthorEmail
-			case 6:
-				return c.AuthorURL
-			case 7:
-				return c.Content
-			case 8:
-				if c.Status == "" {
-					return contentgen.CommentApproved
-				}
-				return c.Status
-			default:
-				return encDate(c.Date)
-			}
-		})
+		err = h.db.d.insertRows(ctx, q, newRows(h.db.table("comments"), len(comments)).
+			bigint("id", func(i int) int64 { return ids[i] }).
+			bigint("post_id", func(i int) int64 { return comments[i].PostID }).
+			bigint("parent_id", func(i int) int64 { return comments[i].ParentID }).
+			bigint("user_id", func(i int) int64 { return comments[i].UserID }).
+			text("author_name", func(i int) string { return comments[i].AuthorName }).
+			text("author_email", func(i int) string { return comments[i].AuthorEmail }).
+			text("author_url", func(i int) string { return comments[i].AuthorURL }).
+			text("content", func(i int) string { return comments[i].Content }).
+			text("status", func(i int) string { return cmp.Or(comments[i].Status, contentgen.CommentApproved) }).
+			bigint("date", func(i int) int64 { return encDate(comments[i].Date) }))
 		if err != nil {
 			return fail(ctx, "creating comments", err)
 		}
@@ -420,11 +372,6 @@ func (h *Host) DeleteComments(ctx context.Context, ids []int64) error {
 	})
 }
 
-var mediaCols = []column{
-	{"id", "bigint"}, {"title", "text"}, {"filename", "text"}, {"mime_type", "text"}, {"url", "text"}, {"width", "bigint"},
-	{"height", "bigint"}, {"filesize", "bigint"}, {"parent_id", "bigint"}, {"date", "bigint"}, {"sizes", "text"},
-}
-
 // CreateMedia implements contentgen.Host. A record without a URL gets one
 // under the site's uploads; the bytes of sizes are not kept.
 func (h *Host) CreateMedia(ctx context.Context, media []contentgen.Media) ([]int64, error) {
@@ -460,36 +407,20 @@ func (h *Host) CreateMedia(ctx context.Context, media []contentgen.Media) ([]int
 		if ids, err = h.db.d.reserveIDs(ctx, q, h.db.table("media"), len(media)); err != nil {
 			return fail(ctx, "creating media", err)
 		}
-		err = h.db.d.insertRows(ctx, q, h.db.table("media"), mediaCols, len(media), func(i, c int) any {
-			m := &media[i]
-			switch c {
-			case 0:
-				return ids[i]
-			case 1:
-				return m.Title
-			case 2:
-				return m.Filename
-			case 3:
-				return m.MIMEType
-			case 4:
-				if m.URL == "" {
-					return h.site.URL + "/wp-content/uploads/" + m.Filename
-				}
-				return m.URL
-			case 5:
-				return int64(m.Width)
-			case 6:
-				return int64(m.Height)
-			case 7:
-				return m.Filesize
-			case 8:
-				return m.ParentID
-			case 9:
-				return encDate(m.Date)
-			default:
-				return sizes[i]
-			}
-		})
+		err = h.db.d.insertRows(ctx, q, newRows(h.db.table("media"), len(media)).
+			bigint("id", func(i int) int64 { return ids[i] }).
+			text("title", func(i int) string { return media[i].Title }).
+			text("filename", func(i int) string { return media[i].Filename }).
+			text("mime_type", func(i int) string { return media[i].MIMEType }).
+			text("url", func(i int) string {
+				return cmp.Or(media[i].URL, h.site.URL+"/wp-content/uploads/"+media[i].Filename)
+			}).
+			bigint("width", func(i int) int64 { return int64(media[i].Width) }).
+			bigint("height", func(i int) int64 { return int64(media[i].Height) }).
+			bigint("filesize", func(i int) int64 { return media[i].Filesize }).
+			bigint("parent_id", func(i int) int64 { return media[i].ParentID }).
+			bigint("date", func(i int) int64 { return encDate(media[i].Date) }).
+			text("sizes", func(i int) string { return sizes[i] }))
 		if err != nil {
 			return fail(ctx, "creating media", err)
 		}

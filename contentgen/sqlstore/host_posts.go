@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
@@ -8,13 +9,6 @@ import (
 
 	"github.com/contentgen/contentgen/contentgen"
 )
-
-var postCols = []column{
-	{"id", "bigint"}, {"type", "text"}, {"status", "text"}, {"title", "text"}, {"content", "text"},
-	{"excerpt", "text"}, {"author_id", "bigint"}, {"parent_id", "bigint"}, {"date", "bigint"}, {"featured_media_id", "bigint"},
-}
-
-var termLinkCols = []column{{"post_id", "bigint"}, {"term_id", "bigint"}, {"taxonomy", "text"}, {"position", "bigint"}}
 
 // CreatePosts implements contentgen.Host: one transaction that checks
 // the post types, taxonomies and every reference (locking the referenced
@@ -100,50 +94,26 @@ func (h *Host) CreatePosts(ctx context.Context, posts []contentgen.Post) ([]int6
 				}
 			}
 		}
-		err = h.db.d.insertRows(ctx, q, h.db.table("posts"), postCols, len(posts), func(i, c int) any {
-			p := &posts[i]
-			switch c {
-			case 0:
-				return ids[i]
-			case 1:
-				return p.Type
-			case 2:
-				if p.Status == "" {
-					return contentgen.StatusDraft
-				}
-				return p.Status
-			case 3:
-				return p.Title
-			case 4:
-				return p.Content
-			case 5:
-				return p.Excerpt
-			case 6:
-				return p.AuthorID
-			case 7:
-				return p.ParentID
-			case 8:
-				return encDate(p.Date)
-			default:
-				return p.FeaturedMediaID
-			}
-		})
+		err = h.db.d.insertRows(ctx, q, newRows(h.db.table("posts"), len(posts)).
+			bigint("id", func(i int) int64 { return ids[i] }).
+			text("type", func(i int) string { return posts[i].Type }).
+			text("status", func(i int) string { return cmp.Or(posts[i].Status, contentgen.StatusDraft) }).
+			text("title", func(i int) string { return posts[i].Title }).
+			text("content", func(i int) string { return posts[i].Content }).
+			text("excerpt", func(i int) string { return posts[i].Excerpt }).
+			bigint("author_id", func(i int) int64 { return posts[i].AuthorID }).
+			bigint("parent_id", func(i int) int64 { return posts[i].ParentID }).
+			bigint("date", func(i int) int64 { return encDate(posts[i].Date) }).
+			bigint("featured_media_id", func(i int) int64 { return posts[i].FeaturedMediaID }))
 		if err != nil {
 			return fail(ctx, "creating posts", err)
 		}
 		if len(links) > 0 {
-			err = h.db.d.insertRows(ctx, q, h.db.table("term_links"), termLinkCols, len(links), func(i, c int) any {
-				switch c {
-				case 0:
-					return links[i].post
-				case 1:
-					return links[i].term
-				case 2:
-					return links[i].tax
-				default:
-					return links[i].pos
-				}
-			})
+			err = h.db.d.insertRows(ctx, q, newRows(h.db.table("term_links"), len(links)).
+				bigint("post_id", func(i int) int64 { return links[i].post }).
+				bigint("term_id", func(i int) int64 { return links[i].term }).
+				text("taxonomy", func(i int) string { return links[i].tax }).
+				bigint("position", func(i int) int64 { return links[i].pos }))
 			if err != nil {
 				return fail(ctx, "linking terms", err)
 			}

@@ -12,10 +12,6 @@ import (
 	"github.com/contentgen/contentgen/contentgen"
 )
 
-var termCols = []column{
-	{"id", "bigint"}, {"taxonomy", "text"}, {"name", "text"}, {"slug", "text"}, {"description", "text"}, {"parent_id", "bigint"},
-}
-
 // slugify makes a slug of a name: lower-case letters and digits, other
 // runs of characters as one "-".
 func slugify(name string) string {
@@ -96,23 +92,13 @@ func (h *Host) CreateTerms(ctx context.Context, terms []contentgen.Term) ([]int6
 		if err != nil {
 			return err
 		}
-		err = h.db.d.insertRows(ctx, q, h.db.table("terms"), termCols, len(terms), func(i, c int) any {
-			t := &terms[i]
-			switch c {
-			case 0:
-				return ids[i]
-			case 1:
-				return t.Taxonomy
-			case 2:
-				return t.Name
-			case 3:
-				return slugs[i]
-			case 4:
-				return t.Description
-			default:
-				return t.ParentID
-			}
-		})
+		err = h.db.d.insertRows(ctx, q, newRows(h.db.table("terms"), len(terms)).
+			bigint("id", func(i int) int64 { return ids[i] }).
+			text("taxonomy", func(i int) string { return terms[i].Taxonomy }).
+			text("name", func(i int) string { return terms[i].Name }).
+			text("slug", func(i int) string { return slugs[i] }).
+			text("description", func(i int) string { return terms[i].Description }).
+			bigint("parent_id", func(i int) int64 { return terms[i].ParentID }))
 		if err != nil {
 			return h.conflict(ctx, "creating terms", err)
 		}
