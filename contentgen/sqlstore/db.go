@@ -98,8 +98,10 @@ type DB struct {
 	scope string
 	// prefix is Options.TablePrefix.
 	prefix string
-	now    func() time.Time
-	log    *slog.Logger
+	// t names the tables, with the prefix.
+	t   tables
+	now func() time.Time
+	log *slog.Logger
 	// sleep pauses before another run of an aborted transaction (see
 	// retry); tests replace it.
 	sleep func(ctx context.Context, d time.Duration) error
@@ -139,7 +141,7 @@ func open(ctx context.Context, dsn string, opts *Options, upTo int) (*DB, error)
 	if dsn == "" {
 		return nil, errors.New("sqlstore: empty DSN")
 	}
-	db := &DB{now: o.Now, log: o.Logger, prefix: o.TablePrefix, sleep: sleepCtx}
+	db := &DB{now: o.Now, log: o.Logger, prefix: o.TablePrefix, t: newTables(o.TablePrefix), sleep: sleepCtx}
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
 		err = db.openPostgres(dsn, o)

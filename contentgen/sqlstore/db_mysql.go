@@ -70,7 +70,7 @@ func (db *DB) openMySQL(ctx context.Context, dsn string, o Options) error {
 	p.SetMaxOpenConns(o.MaxConns)
 	p.SetMaxIdleConns(o.MaxConns)
 	p.SetConnMaxIdleTime(5 * time.Minute)
-	d := mysqlDialect{prefix: o.TablePrefix}
+	d := mysqlDialect{idBlocks: db.t.idBlocks, unitLocks: db.t.unitLocks}
 	if err := queryRow(ctx, p, "SELECT @@max_allowed_packet", nil, &d.maxPacket); err != nil {
 		_ = p.Close()
 		return fail(ctx, "connecting to MySQL", err)

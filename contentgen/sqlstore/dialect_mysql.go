@@ -19,9 +19,9 @@ type mysqlDialect struct {
 	// maxPacket is the server's max_allowed_packet: the largest statement
 	// it accepts.
 	maxPacket int
-	// prefix is Options.TablePrefix, for the tables the dialect names
-	// itself.
-	prefix string
+	// idBlocks and unitLocks are the names of the tables of reserveIDs
+	// and lockUnit.
+	idBlocks, unitLocks string
 }
 
 func (mysqlDialect) name() string           { return "mysql" }
@@ -102,7 +102,7 @@ func (d mysqlDialect) insertRows(ctx context.Context, q querier, r *rowSet) erro
 // rows were kept. A table's first reservation starts after its largest
 // id.
 func (d mysqlDialect) reserveIDs(ctx context.Context, q querier, table string, n int) ([]int64, error) {
-	blocks := d.prefix + "id_blocks"
+	blocks := d.idBlocks
 	if _, err := q.ExecContext(ctx, "INSERT INTO "+blocks+" (name, last_id) VALUES (?, (SELECT COALESCE(MAX(id), 0) FROM "+table+") + ?)"+
 		" ON DUPLICATE KEY UPDATE last_id = last_id + ?", table, n, n); err != nil {
 		return nil, err
@@ -129,7 +129,7 @@ func (mysqlDialect) forShare() string { return " LOCK IN SHARE MODE" }
 // first time: InnoDB holds the row lock until the transaction ends (a
 // session lock of GET_LOCK would outlive it).
 func (d mysqlDialect) lockUnit(ctx context.Context, q querier, key int64) error {
-	_, err := q.ExecContext(ctx, "INSERT INTO "+d.prefix+"unit_locks (id) VALUES (?) ON DUPLICATE KEY UPDATE id = id", key)
+	_, err := q.ExecContext(ctx, "INSERT INTO "+d.unitLocks+" (id) VALUES (?) ON DUPLICATE KEY UPDATE id = id", key)
 	return err
 }
 

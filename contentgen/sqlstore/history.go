@@ -65,7 +65,7 @@ func (s *historyStore) Add(ctx context.Context, entries []history.Entry) error {
 	// Only rows are written: a run the engine aborted as a deadlock can
 	// be run again.
 	err := s.db.retry(ctx, func(ctx context.Context, q querier) error {
-		err := s.db.d.insertRows(ctx, q, newRows(s.db.table("history"), len(entries)).
+		err := s.db.d.insertRows(ctx, q, newRows(s.db.t.history, len(entries)).
 			text("id", func(i int) string { return ids[i] }).
 			text("content_type", func(i int) string { return entries[i].ContentType }).
 			bigint("content_id", func(i int) int64 { return entries[i].ContentID }).
@@ -93,7 +93,7 @@ func (s *historyStore) Get(ctx context.Context, id string) (history.Entry, error
 	}
 	var e history.Entry
 	found := false
-	err := queryEach(ctx, s.db.reader(ctx), s.db.stmt("SELECT "+historyCols+" FROM history WHERE id = ?"), []any{id},
+	err := queryEach(ctx, s.db.reader(ctx), s.db.stmt("SELECT "+historyCols+" FROM "+s.db.t.history+" WHERE id = ?"), []any{id},
 		func(rows *sql.Rows) error {
 			found = true
 			var err error
@@ -185,12 +185,12 @@ func (s *historyStore) List(ctx context.Context, f history.Filter) ([]history.En
 		limit = int64(f.Limit)
 	}
 	offset := max(f.Offset, 0)
-	countSQL := s.db.stmt("SELECT COUNT(*) FROM history" + where)
+	countSQL := s.db.stmt("SELECT COUNT(*) FROM " + s.db.t.history + where)
 	order := " ORDER BY created_at DESC, seq DESC"
 	if f.ByContentID {
 		order = " ORDER BY content_id, seq"
 	}
-	pageSQL := s.db.stmt("SELECT " + historyCols + " FROM history" + where + order + " LIMIT ? OFFSET ?")
+	pageSQL := s.db.stmt("SELECT " + historyCols + " FROM " + s.db.t.history + where + order + " LIMIT ? OFFSET ?")
 	var out []history.Entry
 	total := 0
 	err := s.db.readTx(ctx, func(ctx context.Context, q querier) error {
@@ -230,7 +230,7 @@ func (s *historyStore) Delete(ctx context.Context, ids ...string) (int, error) {
 	slices.Sort(uniq)
 	uniq = slices.Compact(uniq)
 	cond, arg := s.db.d.inList("id", uniq)
-	res, err := s.db.writer(ctx).ExecContext(ctx, s.db.stmt("DELETE FROM history WHERE "+cond), arg...)
+	res, err := s.db.writer(ctx).ExecContext(ctx, s.db.stmt("DELETE FROM "+s.db.t.history+" WHERE "+cond), arg...)
 	if err != nil {
 		return 0, fail(ctx, "deleting history entries", err)
 	}
@@ -246,7 +246,7 @@ func (s *historyStore) Clear(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if _, err := s.db.writer(ctx).ExecContext(ctx, s.db.stmt("DELETE FROM history")); err != nil {
+	if _, err := s.db.writer(ctx).ExecContext(ctx, s.db.stmt("DELETE FROM "+s.db.t.history)); err != nil {
 		return fail(ctx, "clearing history", err)
 	}
 	return nil
@@ -260,7 +260,7 @@ func (s *historyStore) Stats(ctx context.Context, since time.Time) (history.Stat
 	}
 	st := history.Stats{ByType: map[string]int{}}
 	read := func(ctx context.Context, q querier) error {
-		err := queryEach(ctx, q, s.db.stmt("SELECT content_type, content_subtype, COUNT(*) FROM history GROUP BY content_type, content_subtype"), nil,
+		err := queryEach(ctx, q, s.db.stmt("SELECT content_type, content_subtype, COUNT(*) FROM "+s.db.t.history+" GROUP BY content_type, content_subtype"), nil,
 			func(rows *sql.Rows) error {
 				var c history.SubtypeCount
 				if err := rows.Scan(&c.ContentType, &c.ContentSubtype, &c.Count); err != nil {
@@ -278,7 +278,7 @@ func (s *historyStore) Stats(ctx context.Context, since time.Time) (history.Stat
 		if !since.IsZero() {
 			from = since.UnixMicro()
 		}
-		return queryEach(ctx, q, s.db.stmt("SELECT created_day, COUNT(*) FROM history WHERE created_at >= ? GROUP BY created_day ORDER BY created_day"), []any{from},
+		return queryEach(ctx, q, s.db.stmt("SELECT created_day, COUNT(*) FROM "+s.db.t.history+" WHERE created_at >= ? GROUP BY created_day ORDER BY created_day"), []any{from},
 			func(rows *sql.Rows) error {
 				var d history.DayCount
 				if err := rows.Scan(&d.Date, &d.Count); err != nil {

@@ -160,10 +160,10 @@ func (h *Host) register(ctx context.Context, kind, name string, config any) erro
 	}
 	return h.write(ctx, func(ctx context.Context, q querier) error {
 		var pos int64
-		if err := queryRow(ctx, q, h.db.stmt("SELECT COUNT(*) FROM host_registry WHERE kind = ?"), []any{kind}, &pos); err != nil {
+		if err := queryRow(ctx, q, h.db.stmt("SELECT COUNT(*) FROM "+h.db.t.hostRegistry+" WHERE kind = ?"), []any{kind}, &pos); err != nil {
 			return fail(ctx, "registering "+kind, err)
 		}
-		_, err := q.ExecContext(ctx, h.db.stmt(`INSERT INTO host_registry (kind, name, position, config) VALUES (?, ?, ?, ?)`+
+		_, err := q.ExecContext(ctx, h.db.stmt("INSERT INTO "+h.db.t.hostRegistry+` (kind, name, position, config) VALUES (?, ?, ?, ?)`+
 			h.db.d.upsert([]string{"kind", "name"}, []string{"config"})), kind, name, pos, string(b))
 		if l, ok := q.(lockedTx); ok {
 			// The transaction's reads of the registry see the change.
@@ -252,7 +252,7 @@ func (h *Host) registry(ctx context.Context, q querier) (map[string][]string, er
 		}
 	}
 	all := map[string][]string{}
-	err := queryEach(ctx, q, h.db.stmt("SELECT kind, config FROM host_registry ORDER BY kind, position, name"), nil,
+	err := queryEach(ctx, q, h.db.stmt("SELECT kind, config FROM "+h.db.t.hostRegistry+" ORDER BY kind, position, name"), nil,
 		func(rows *sql.Rows) error {
 			var kind, b string
 			if err := rows.Scan(&kind, &b); err != nil {
@@ -321,7 +321,7 @@ func (h *Host) PostTypes(ctx context.Context) ([]contentgen.PostType, error) {
 		if taxes, err = decodeRegistered[contentgen.Taxonomy](all, regTaxonomy); err != nil {
 			return err
 		}
-		return queryEach(ctx, q, h.db.stmt("SELECT type, status, COUNT(*) FROM posts GROUP BY type, status"), nil, func(rows *sql.Rows) error {
+		return queryEach(ctx, q, h.db.stmt("SELECT type, status, COUNT(*) FROM "+h.db.t.posts+" GROUP BY type, status"), nil, func(rows *sql.Rows) error {
 			var typ, status string
 			var n int
 			if err := rows.Scan(&typ, &status, &n); err != nil {
@@ -378,7 +378,7 @@ func (h *Host) Taxonomies(ctx context.Context) ([]contentgen.Taxonomy, error) {
 		if taxes, err = decodeRegistered[contentgen.Taxonomy](all, regTaxonomy); err != nil {
 			return err
 		}
-		return queryEach(ctx, q, h.db.stmt("SELECT taxonomy, COUNT(*) FROM terms GROUP BY taxonomy"), nil, func(rows *sql.Rows) error {
+		return queryEach(ctx, q, h.db.stmt("SELECT taxonomy, COUNT(*) FROM "+h.db.t.terms+" GROUP BY taxonomy"), nil, func(rows *sql.Rows) error {
 			var tax string
 			var n int
 			if err := rows.Scan(&tax, &n); err != nil {
@@ -416,12 +416,17 @@ func (db *DB) readTxOn(ctx context.Context, q querier, fn func(ctx context.Conte
 
 // where collects the conditions of a query and their arguments.
 type where struct {
-	d     dialect
+	d dialect
+	// meta is the name of the meta table.
+	meta  string
 	conds []string
 	args  []any
 	// none is set when a condition selects nothing (an empty IDs filter).
 	none bool
 }
+
+// where starts the conditions of a query of the Host.
+func (h *Host) where() *where { return &where{d: h.db.d, meta: h.db.t.meta} }
 
 func (w *where) add(cond string, args ...any) {
 	w.conds = append(w.conds, cond)
@@ -448,17 +453,17 @@ func (w *where) strs(col string, list []string) {
 	w.add(c, a...)
 }
 
-// meta keeps objects of kind (whose id is in idCol) having key, with
+// hasMeta keeps objects of kind (whose id is in idCol) having key, with
 // value when it is not empty.
-func (w *where) meta(kind contentgen.ObjectKind, idCol, key, value string) {
+func (w *where) hasMeta(kind contentgen.ObjectKind, idCol, key, value string) {
 	if key == "" {
 		return
 	}
 	if value == "" {
-		w.add("EXISTS (SELECT 1 FROM meta m WHERE m.kind = ? AND m.object_id = "+idCol+" AND m.meta_key = ?)", string(kind), key)
+		w.add("EXISTS (SELECT 1 FROM "+w.meta+" m WHERE m.kind = ? AND m.object_id = "+idCol+" AND m.meta_key = ?)", string(kind), key)
 		return
 	}
-	w.add("EXISTS (SELECT 1 FROM meta m WHERE m.kind = ? AND m.object_id = "+idCol+" AND m.meta_key = ? AND m.meta_value = ?)", string(kind), key, value)
+	w.add("EXISTS (SELECT 1 FROM "+w.meta+" m WHERE m.kind = ? AND m.object_id = "+idCol+" AND m.meta_key = ? AND m.meta_value = ?)", string(kind), key, value)
 }
 
 // search keeps rows where one of cols contains s, ignoring case.

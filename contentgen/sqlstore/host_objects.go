@@ -9,19 +9,19 @@ import (
 	"github.com/contentgen/contentgen/contentgen"
 )
 
-// tableOf returns the table of a kind of object.
-func tableOf(kind contentgen.ObjectKind) (string, error) {
+// of returns the table of a kind of object.
+func (t *tables) of(kind contentgen.ObjectKind) (string, error) {
 	switch kind {
 	case contentgen.KindPost:
-		return "posts", nil
+		return t.posts, nil
 	case contentgen.KindTerm:
-		return "terms", nil
+		return t.terms, nil
 	case contentgen.KindUser:
-		return "users", nil
+		return t.users, nil
 	case contentgen.KindComment:
-		return "comments", nil
+		return t.comments, nil
 	case contentgen.KindMedia:
-		return "media", nil
+		return t.media, nil
 	}
 	return "", fmt.Errorf("%w: unknown object kind %q", ErrInvalid, kind)
 }
@@ -143,7 +143,7 @@ func (h *Host) reparent(ctx context.Context, q querier, table string, anc map[in
 		if err := rows.Scan(&id, &p); err != nil {
 			return err
 		}
-		if _, gone := anc[id]; gone && table != "media" {
+		if _, gone := anc[id]; gone && table != h.db.t.media {
 			return nil
 		}
 		for range len(anc) + 1 {
@@ -184,7 +184,7 @@ func (h *Host) deleteMeta(ctx context.Context, q querier, kind contentgen.Object
 		return nil
 	}
 	cond, args := h.db.d.inList("object_id", ids)
-	_, err := q.ExecContext(ctx, h.db.stmt("DELETE FROM meta WHERE kind = ? AND "+cond), append([]any{string(kind)}, args...)...)
+	_, err := q.ExecContext(ctx, h.db.stmt("DELETE FROM "+h.db.t.meta+" WHERE kind = ? AND "+cond), append([]any{string(kind)}, args...)...)
 	return err
 }
 
@@ -208,7 +208,7 @@ func (h *Host) insertMeta(ctx context.Context, q querier, kind contentgen.Object
 	if len(rows) == 0 {
 		return nil
 	}
-	return h.db.d.insertRows(ctx, q, newRows(h.db.table("meta"), len(rows)).
+	return h.db.d.insertRows(ctx, q, newRows(h.db.t.meta, len(rows)).
 		text("kind", func(int) string { return string(kind) }).
 		bigint("object_id", func(i int) int64 { return rows[i].id }).
 		text("meta_key", func(i int) string { return rows[i].k }).
@@ -226,7 +226,7 @@ func (h *Host) loadMeta(ctx context.Context, q querier, kind contentgen.ObjectKi
 		return out, nil
 	}
 	cond, args := h.db.d.inList("object_id", ids)
-	err := queryEach(ctx, q, h.db.stmt("SELECT object_id, meta_key, meta_value FROM meta WHERE kind = ? AND "+cond),
+	err := queryEach(ctx, q, h.db.stmt("SELECT object_id, meta_key, meta_value FROM "+h.db.t.meta+" WHERE kind = ? AND "+cond),
 		append([]any{string(kind)}, args...), func(rows *sql.Rows) error {
 			var id int64
 			var k, v string
@@ -246,7 +246,7 @@ func (h *Host) Meta(ctx context.Context, kind contentgen.ObjectKind, id int64) (
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	table, err := tableOf(kind)
+	table, err := h.db.t.of(kind)
 	if err != nil {
 		return nil, err
 	}
@@ -275,7 +275,7 @@ func (h *Host) Meta(ctx context.Context, kind contentgen.ObjectKind, id int64) (
 
 // SetMeta implements contentgen.Host, with one multi-row upsert.
 func (h *Host) SetMeta(ctx context.Context, kind contentgen.ObjectKind, id int64, m contentgen.Meta) error {
-	table, err := tableOf(kind)
+	table, err := h.db.t.of(kind)
 	if err != nil {
 		return err
 	}
@@ -299,7 +299,7 @@ func (h *Host) SetMeta(ctx context.Context, kind contentgen.ObjectKind, id int64
 		if len(keys) == 0 {
 			return nil
 		}
-		stmt := "INSERT INTO meta (kind, object_id, meta_key, meta_value) VALUES (?,?,?,?)"
+		stmt := "INSERT INTO " + h.db.t.meta + " (kind, object_id, meta_key, meta_value) VALUES (?,?,?,?)"
 		for range len(keys) - 1 {
 			stmt += ",(?,?,?,?)"
 		}
@@ -318,7 +318,7 @@ func (h *Host) Exist(ctx context.Context, kind contentgen.ObjectKind, ids []int6
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	table, err := tableOf(kind)
+	table, err := h.db.t.of(kind)
 	if err != nil {
 		return nil, err
 	}

@@ -33,7 +33,7 @@ func (h *Host) CreateUsers(ctx context.Context, users []contentgen.User) ([]int6
 			role      string
 		}
 		var links []userRole
-		if ids, err = h.db.d.reserveIDs(ctx, q, h.db.table("users"), len(users)); err != nil {
+		if ids, err = h.db.d.reserveIDs(ctx, q, h.db.t.users, len(users)); err != nil {
 			return fail(ctx, "creating users", err)
 		}
 		for i, u := range users {
@@ -47,7 +47,7 @@ func (h *Host) CreateUsers(ctx context.Context, users []contentgen.User) ([]int6
 				links = append(links, userRole{ids[i], int64(j), r})
 			}
 		}
-		err = h.db.d.insertRows(ctx, q, newRows(h.db.table("users"), len(users)).
+		err = h.db.d.insertRows(ctx, q, newRows(h.db.t.users, len(users)).
 			bigint("id", func(i int) int64 { return ids[i] }).
 			text("login", func(i int) string { return users[i].Login }).
 			text("email", func(i int) string { return users[i].Email }).
@@ -62,7 +62,7 @@ func (h *Host) CreateUsers(ctx context.Context, users []contentgen.User) ([]int6
 			return h.conflict(ctx, "creating users", err)
 		}
 		if len(links) > 0 {
-			err = h.db.d.insertRows(ctx, q, newRows(h.db.table("user_roles"), len(links)).
+			err = h.db.d.insertRows(ctx, q, newRows(h.db.t.userRoles, len(links)).
 				bigint("user_id", func(i int) int64 { return links[i].user }).
 				bigint("position", func(i int) int64 { return links[i].pos }).
 				text("role", func(i int) string { return links[i].role }))
@@ -92,11 +92,11 @@ func (h *Host) Users(ctx context.Context, uq contentgen.UserQuery) ([]contentgen
 	if err != nil {
 		return nil, err
 	}
-	w := &where{d: h.db.d}
+	w := h.where()
 	w.ids("id", uq.IDs)
 	if len(uq.Roles) > 0 {
 		c, a := h.db.d.inList("r.role", slices.Clone(uq.Roles))
-		w.add("EXISTS (SELECT 1 FROM user_roles r WHERE r.user_id = "+h.db.table("users")+".id AND "+c+")", a...)
+		w.add("EXISTS (SELECT 1 FROM "+h.db.t.userRoles+" r WHERE r.user_id = "+h.db.t.users+".id AND "+c+")", a...)
 	}
 	if uq.Login != "" {
 		w.add("login = ?", uq.Login)
@@ -104,13 +104,13 @@ func (h *Host) Users(ctx context.Context, uq contentgen.UserQuery) ([]contentgen
 	if uq.Email != "" {
 		w.add("email_lower = ?", strings.ToLower(uq.Email))
 	}
-	w.meta(contentgen.KindUser, h.db.table("users")+".id", uq.MetaKey, uq.MetaValue)
+	w.hasMeta(contentgen.KindUser, h.db.t.users+".id", uq.MetaKey, uq.MetaValue)
 	w.search(uq.Search, "login", "display_name", "email")
 	out := []contentgen.User{}
 	if w.none {
 		return out, nil
 	}
-	query := "SELECT id, login, email, display_name, first_name, last_name, description, url, registered FROM users" +
+	query := "SELECT id, login, email, display_name, first_name, last_name, description, url, registered FROM " + h.db.t.users +
 		w.sql() + w.page(uq.Limit, uq.Offset)
 	err = h.db.readTxOn(ctx, q, func(ctx context.Context, q querier) error {
 		out = out[:0]
@@ -141,7 +141,7 @@ func (h *Host) Users(ctx context.Context, uq contentgen.UserQuery) ([]contentgen
 			out[i].Meta = metas[out[i].ID]
 		}
 		cond, args := h.db.d.inList("user_id", ids)
-		return queryEach(ctx, q, h.db.stmt("SELECT user_id, role FROM user_roles WHERE "+cond+" ORDER BY user_id, position"), args,
+		return queryEach(ctx, q, h.db.stmt("SELECT user_id, role FROM "+h.db.t.userRoles+" WHERE "+cond+" ORDER BY user_id, position"), args,
 			func(rows *sql.Rows) error {
 				var id int64
 				var role string
@@ -166,7 +166,7 @@ func (h *Host) DeleteUsers(ctx context.Context, ids []int64, reassignTo int64) e
 		return fmt.Errorf("%w: cannot reassign posts to user %d, which is being deleted", ErrInvalid, reassignTo)
 	}
 	return h.write(ctx, func(ctx context.Context, q querier) error {
-		found, err := h.lockRows(ctx, q, "users", ids)
+		found, err := h.lockRows(ctx, q, h.db.t.users, ids)
 		if err != nil || len(found) == 0 {
 			return fail(ctx, "deleting users", err)
 		}
@@ -177,15 +177,15 @@ func (h *Host) DeleteUsers(ctx context.Context, ids []int64, reassignTo int64) e
 		slices.Sort(removed)
 		cond, args := h.db.d.inList("author_id", removed)
 		if reassignTo != 0 {
-			if err := h.requireRefs(ctx, q, "users", "heir", []int64{reassignTo}); err != nil {
+			if err := h.requireRefs(ctx, q, h.db.t.users, "heir", []int64{reassignTo}); err != nil {
 				return err
 			}
-			if _, err := q.ExecContext(ctx, h.db.stmt("UPDATE posts SET author_id = ? WHERE "+cond), append([]any{reassignTo}, args...)...); err != nil {
+			if _, err := q.ExecContext(ctx, h.db.stmt("UPDATE "+h.db.t.posts+" SET author_id = ? WHERE "+cond), append([]any{reassignTo}, args...)...); err != nil {
 				return fail(ctx, "reassigning posts", err)
 			}
 		} else {
 			var posts []int64
-			err := queryEach(ctx, q, h.db.stmt("SELECT id FROM posts WHERE "+cond), args, func(rows *sql.Rows) error {
+			err := queryEach(ctx, q, h.db.stmt("SELECT id FROM "+h.db.t.posts+" WHERE "+cond), args, func(rows *sql.Rows) error {
 				var id int64
 				err := rows.Scan(&id)
 				posts = append(posts, id)
@@ -199,15 +199,15 @@ func (h *Host) DeleteUsers(ctx context.Context, ids []int64, reassignTo int64) e
 			}
 		}
 		cond, args = h.db.d.inList("user_id", removed)
-		if _, err := q.ExecContext(ctx, h.db.stmt("UPDATE comments SET user_id = 0 WHERE "+cond), args...); err != nil {
+		if _, err := q.ExecContext(ctx, h.db.stmt("UPDATE "+h.db.t.comments+" SET user_id = 0 WHERE "+cond), args...); err != nil {
 			return fail(ctx, "deleting users", err)
 		}
-		err = h.deleteIn(ctx, q, "user_roles", "user_id", removed)
+		err = h.deleteIn(ctx, q, h.db.t.userRoles, "user_id", removed)
 		if err == nil {
 			err = h.deleteMeta(ctx, q, contentgen.KindUser, removed)
 		}
 		if err == nil {
-			err = h.deleteIn(ctx, q, "users", "id", removed)
+			err = h.deleteIn(ctx, q, h.db.t.users, "id", removed)
 		}
 		return fail(ctx, "deleting users", err)
 	})
@@ -235,16 +235,16 @@ func (h *Host) CreateComments(ctx context.Context, comments []contentgen.Comment
 			}
 		}
 		// Users before posts, as in every write (see lockOrder).
-		if err := h.requireRefs(ctx, q, "users", "user", users); err != nil {
+		if err := h.requireRefs(ctx, q, h.db.t.users, "user", users); err != nil {
 			return err
 		}
-		if err := h.requireRefs(ctx, q, "posts", "post", posts); err != nil {
+		if err := h.requireRefs(ctx, q, h.db.t.posts, "post", posts); err != nil {
 			return err
 		}
 		parentPost := map[int64]int64{}
 		if ps := uniqueIDs(parents); len(ps) > 0 {
 			cond, args := h.db.d.inList("id", ps)
-			err := queryEach(ctx, q, h.db.stmt("SELECT id, post_id FROM comments WHERE "+cond+h.db.d.forShare()), args,
+			err := queryEach(ctx, q, h.db.stmt("SELECT id, post_id FROM "+h.db.t.comments+" WHERE "+cond+h.db.d.forShare()), args,
 				func(rows *sql.Rows) error {
 					var id, post int64
 					err := rows.Scan(&id, &post)
@@ -268,10 +268,10 @@ func (h *Host) CreateComments(ctx context.Context, comments []contentgen.Comment
 			}
 		}
 		var err error
-		if ids, err = h.db.d.reserveIDs(ctx, q, h.db.table("comments"), len(comments)); err != nil {
+		if ids, err = h.db.d.reserveIDs(ctx, q, h.db.t.comments, len(comments)); err != nil {
 			return fail(ctx, "creating comments", err)
 		}
-		err = h.db.d.insertRows(ctx, q, newRows(h.db.table("comments"), len(comments)).
+		err = h.db.d.insertRows(ctx, q, newRows(h.db.t.comments, len(comments)).
 			bigint("id", func(i int) int64 { return ids[i] }).
 			bigint("post_id", func(i int) int64 { return comments[i].PostID }).
 			bigint("parent_id", func(i int) int64 { return comments[i].ParentID }).
@@ -307,16 +307,16 @@ func (h *Host) Comments(ctx context.Context, cq contentgen.CommentQuery) ([]cont
 	if err != nil {
 		return nil, err
 	}
-	w := &where{d: h.db.d}
+	w := h.where()
 	w.ids("id", cq.IDs)
 	w.ids("post_id", cq.PostIDs)
 	w.strs("status", cq.Statuses)
-	w.meta(contentgen.KindComment, h.db.table("comments")+".id", cq.MetaKey, cq.MetaValue)
+	w.hasMeta(contentgen.KindComment, h.db.t.comments+".id", cq.MetaKey, cq.MetaValue)
 	out := []contentgen.Comment{}
 	if w.none {
 		return out, nil
 	}
-	query := "SELECT id, post_id, parent_id, user_id, author_name, author_email, author_url, content, status, date FROM comments" +
+	query := "SELECT id, post_id, parent_id, user_id, author_name, author_email, author_url, content, status, date FROM " + h.db.t.comments +
 		w.sql() + w.page(cq.Limit, cq.Offset)
 	err = h.db.readTxOn(ctx, q, func(ctx context.Context, q querier) error {
 		out = out[:0]
@@ -352,7 +352,7 @@ func (h *Host) Comments(ctx context.Context, cq contentgen.CommentQuery) ([]cont
 // DeleteComments implements contentgen.Host.
 func (h *Host) DeleteComments(ctx context.Context, ids []int64) error {
 	return h.write(ctx, func(ctx context.Context, q querier) error {
-		anc, err := h.parents(ctx, q, "comments", ids)
+		anc, err := h.parents(ctx, q, h.db.t.comments, ids)
 		if err != nil || len(anc) == 0 {
 			return fail(ctx, "deleting comments", err)
 		}
@@ -361,12 +361,12 @@ func (h *Host) DeleteComments(ctx context.Context, ids []int64) error {
 			removed = append(removed, id)
 		}
 		slices.Sort(removed)
-		err = h.reparent(ctx, q, "comments", anc)
+		err = h.reparent(ctx, q, h.db.t.comments, anc)
 		if err == nil {
 			err = h.deleteMeta(ctx, q, contentgen.KindComment, removed)
 		}
 		if err == nil {
-			err = h.deleteIn(ctx, q, "comments", "id", removed)
+			err = h.deleteIn(ctx, q, h.db.t.comments, "id", removed)
 		}
 		return fail(ctx, "deleting comments", err)
 	})
@@ -400,14 +400,14 @@ func (h *Host) CreateMedia(ctx context.Context, media []contentgen.Media) ([]int
 		for i, m := range media {
 			parents[i] = m.ParentID
 		}
-		if err := h.requireRefs(ctx, q, "posts", "parent post", parents); err != nil {
+		if err := h.requireRefs(ctx, q, h.db.t.posts, "parent post", parents); err != nil {
 			return err
 		}
 		var err error
-		if ids, err = h.db.d.reserveIDs(ctx, q, h.db.table("media"), len(media)); err != nil {
+		if ids, err = h.db.d.reserveIDs(ctx, q, h.db.t.media, len(media)); err != nil {
 			return fail(ctx, "creating media", err)
 		}
-		err = h.db.d.insertRows(ctx, q, newRows(h.db.table("media"), len(media)).
+		err = h.db.d.insertRows(ctx, q, newRows(h.db.t.media, len(media)).
 			bigint("id", func(i int) int64 { return ids[i] }).
 			text("title", func(i int) string { return media[i].Title }).
 			text("filename", func(i int) string { return media[i].Filename }).
@@ -446,7 +446,7 @@ func (h *Host) Media(ctx context.Context, mq contentgen.MediaQuery) ([]contentge
 	if err != nil {
 		return nil, err
 	}
-	w := &where{d: h.db.d}
+	w := h.where()
 	w.ids("id", mq.IDs)
 	if len(mq.MIMEPrefixes) > 0 {
 		parts := make([]string, len(mq.MIMEPrefixes))
@@ -457,13 +457,13 @@ func (h *Host) Media(ctx context.Context, mq contentgen.MediaQuery) ([]contentge
 		}
 		w.add("("+strings.Join(parts, " OR ")+")", args...)
 	}
-	w.meta(contentgen.KindMedia, h.db.table("media")+".id", mq.MetaKey, mq.MetaValue)
+	w.hasMeta(contentgen.KindMedia, h.db.t.media+".id", mq.MetaKey, mq.MetaValue)
 	w.search(mq.Search, "title")
 	out := []contentgen.Media{}
 	if w.none {
 		return out, nil
 	}
-	query := "SELECT id, title, filename, mime_type, url, width, height, filesize, parent_id, date, sizes FROM media" +
+	query := "SELECT id, title, filename, mime_type, url, width, height, filesize, parent_id, date, sizes FROM " + h.db.t.media +
 		w.sql() + w.page(mq.Limit, mq.Offset)
 	err = h.db.readTxOn(ctx, q, func(ctx context.Context, q querier) error {
 		out = out[:0]
@@ -508,7 +508,7 @@ func (h *Host) Media(ctx context.Context, mq contentgen.MediaQuery) ([]contentge
 // deletion commits.
 func (h *Host) DeleteMedia(ctx context.Context, ids []int64) error {
 	return h.write(ctx, func(ctx context.Context, q querier) error {
-		found, err := h.lockRows(ctx, q, "media", ids)
+		found, err := h.lockRows(ctx, q, h.db.t.media, ids)
 		if err != nil || len(found) == 0 {
 			return fail(ctx, "deleting media", err)
 		}
@@ -523,12 +523,12 @@ func (h *Host) DeleteMedia(ctx context.Context, ids []int64) error {
 		}
 		slices.Sort(removed)
 		cond, args := h.db.d.inList("featured_media_id", removed)
-		_, err = q.ExecContext(ctx, h.db.stmt("UPDATE posts SET featured_media_id = 0 WHERE "+cond), args...)
+		_, err = q.ExecContext(ctx, h.db.stmt("UPDATE "+h.db.t.posts+" SET featured_media_id = 0 WHERE "+cond), args...)
 		if err == nil {
 			err = h.deleteMeta(ctx, q, contentgen.KindMedia, removed)
 		}
 		if err == nil {
-			err = h.deleteIn(ctx, q, "media", "id", removed)
+			err = h.deleteIn(ctx, q, h.db.t.media, "id", removed)
 		}
 		return fail(ctx, "deleting media", err)
 	})

@@ -49,17 +49,17 @@ func (h *Host) CreatePosts(ctx context.Context, posts []contentgen.Post) ([]int6
 		}
 		// The rows referred to are locked in the order every write of the
 		// Host follows (see lockOrder).
-		if err := h.requireRefs(ctx, q, "users", "author", authors); err != nil {
+		if err := h.requireRefs(ctx, q, h.db.t.users, "author", authors); err != nil {
 			return err
 		}
 		termTax, err := h.termTaxonomies(ctx, q, terms)
 		if err != nil {
 			return err
 		}
-		if err := h.requireRefs(ctx, q, "media", "featured media item", media); err != nil {
+		if err := h.requireRefs(ctx, q, h.db.t.media, "featured media item", media); err != nil {
 			return err
 		}
-		if err := h.requireRefs(ctx, q, "posts", "parent post", parents); err != nil {
+		if err := h.requireRefs(ctx, q, h.db.t.posts, "parent post", parents); err != nil {
 			return err
 		}
 		type link struct {
@@ -68,7 +68,7 @@ func (h *Host) CreatePosts(ctx context.Context, posts []contentgen.Post) ([]int6
 			pos        int64
 		}
 		var links []link
-		if ids, err = h.db.d.reserveIDs(ctx, q, h.db.table("posts"), len(posts)); err != nil {
+		if ids, err = h.db.d.reserveIDs(ctx, q, h.db.t.posts, len(posts)); err != nil {
 			return fail(ctx, "creating posts", err)
 		}
 		for i := range posts {
@@ -94,7 +94,7 @@ func (h *Host) CreatePosts(ctx context.Context, posts []contentgen.Post) ([]int6
 				}
 			}
 		}
-		err = h.db.d.insertRows(ctx, q, newRows(h.db.table("posts"), len(posts)).
+		err = h.db.d.insertRows(ctx, q, newRows(h.db.t.posts, len(posts)).
 			bigint("id", func(i int) int64 { return ids[i] }).
 			text("type", func(i int) string { return posts[i].Type }).
 			text("status", func(i int) string { return cmp.Or(posts[i].Status, contentgen.StatusDraft) }).
@@ -109,7 +109,7 @@ func (h *Host) CreatePosts(ctx context.Context, posts []contentgen.Post) ([]int6
 			return fail(ctx, "creating posts", err)
 		}
 		if len(links) > 0 {
-			err = h.db.d.insertRows(ctx, q, newRows(h.db.table("term_links"), len(links)).
+			err = h.db.d.insertRows(ctx, q, newRows(h.db.t.termLinks, len(links)).
 				bigint("post_id", func(i int) int64 { return links[i].post }).
 				bigint("term_id", func(i int) int64 { return links[i].term }).
 				text("taxonomy", func(i int) string { return links[i].tax }).
@@ -139,7 +139,7 @@ func (h *Host) termTaxonomies(ctx context.Context, q querier, ids []int64) (map[
 		return out, nil
 	}
 	cond, args := h.db.d.inList("id", ids)
-	err := queryEach(ctx, q, h.db.stmt("SELECT id, taxonomy FROM terms WHERE "+cond+h.db.d.forShare()), args,
+	err := queryEach(ctx, q, h.db.stmt("SELECT id, taxonomy FROM "+h.db.t.terms+" WHERE "+cond+h.db.d.forShare()), args,
 		func(rows *sql.Rows) error {
 			var id int64
 			var tax string
@@ -163,20 +163,20 @@ func (h *Host) Posts(ctx context.Context, pq contentgen.PostQuery) ([]contentgen
 	if err != nil {
 		return nil, err
 	}
-	w := &where{d: h.db.d}
+	w := h.where()
 	w.ids("id", pq.IDs)
 	w.strs("type", pq.Types)
 	w.strs("status", pq.Statuses)
 	if pq.AuthorID != 0 {
 		w.add("author_id = ?", pq.AuthorID)
 	}
-	w.meta(contentgen.KindPost, h.db.table("posts")+".id", pq.MetaKey, pq.MetaValue)
+	w.hasMeta(contentgen.KindPost, h.db.t.posts+".id", pq.MetaKey, pq.MetaValue)
 	w.search(pq.Search, "title")
 	out := []contentgen.Post{}
 	if w.none {
 		return out, nil
 	}
-	query := "SELECT id, type, status, title, content, excerpt, author_id, parent_id, date, featured_media_id FROM posts" + w.sql()
+	query := "SELECT id, type, status, title, content, excerpt, author_id, parent_id, date, featured_media_id FROM " + h.db.t.posts + w.sql()
 	query += w.page(pq.Limit, pq.Offset)
 	err = h.db.readTxOn(ctx, q, func(ctx context.Context, q querier) error {
 		out = out[:0]
@@ -208,7 +208,7 @@ func (h *Host) Posts(ctx context.Context, pq contentgen.PostQuery) ([]contentgen
 			byID[out[i].ID] = &out[i]
 		}
 		cond, args := h.db.d.inList("post_id", ids)
-		return queryEach(ctx, q, h.db.stmt("SELECT post_id, term_id, taxonomy FROM term_links WHERE "+cond+" ORDER BY post_id, taxonomy, position"), args,
+		return queryEach(ctx, q, h.db.stmt("SELECT post_id, term_id, taxonomy FROM "+h.db.t.termLinks+" WHERE "+cond+" ORDER BY post_id, taxonomy, position"), args,
 			func(rows *sql.Rows) error {
 				var post, term int64
 				var tax string
@@ -256,7 +256,7 @@ func (h *Host) DeletePostsWithComments(ctx context.Context, ids []int64) ([]int6
 // and returns the ids of the comments, ascending; child posts and
 // attached media move to the nearest remaining ancestor.
 func (h *Host) deletePosts(ctx context.Context, q querier, ids []int64) ([]int64, error) {
-	anc, err := h.parents(ctx, q, "posts", ids)
+	anc, err := h.parents(ctx, q, h.db.t.posts, ids)
 	if err != nil || len(anc) == 0 {
 		return nil, err
 	}
@@ -265,15 +265,15 @@ func (h *Host) deletePosts(ctx context.Context, q querier, ids []int64) ([]int64
 		removed = append(removed, id)
 	}
 	slices.Sort(removed)
-	if err := h.reparent(ctx, q, "posts", anc); err != nil {
+	if err := h.reparent(ctx, q, h.db.t.posts, anc); err != nil {
 		return nil, err
 	}
-	if err := h.reparent(ctx, q, "media", anc); err != nil {
+	if err := h.reparent(ctx, q, h.db.t.media, anc); err != nil {
 		return nil, err
 	}
 	var comments []int64
 	cond, args := h.db.d.inList("post_id", removed)
-	err = queryEach(ctx, q, h.db.stmt("SELECT id FROM comments WHERE "+cond+" ORDER BY id"), args, func(rows *sql.Rows) error {
+	err = queryEach(ctx, q, h.db.stmt("SELECT id FROM "+h.db.t.comments+" WHERE "+cond+" ORDER BY id"), args, func(rows *sql.Rows) error {
 		var id int64
 		err := rows.Scan(&id)
 		comments = append(comments, id)
@@ -285,29 +285,31 @@ func (h *Host) deletePosts(ctx context.Context, q querier, ids []int64) ([]int64
 	if err := h.deleteMeta(ctx, q, contentgen.KindComment, comments); err != nil {
 		return nil, err
 	}
-	if err := h.deleteIn(ctx, q, "comments", "post_id", removed); err != nil {
+	if err := h.deleteIn(ctx, q, h.db.t.comments, "post_id", removed); err != nil {
 		return nil, err
 	}
-	if err := h.deleteIn(ctx, q, "term_links", "post_id", removed); err != nil {
+	if err := h.deleteIn(ctx, q, h.db.t.termLinks, "post_id", removed); err != nil {
 		return nil, err
 	}
 	if err := h.deleteMeta(ctx, q, contentgen.KindPost, removed); err != nil {
 		return nil, err
 	}
-	return comments, h.deleteIn(ctx, q, "posts", "id", removed)
+	return comments, h.deleteIn(ctx, q, h.db.t.posts, "id", removed)
 }
 
 // TrashPosts implements contentgen.Trasher.
 func (h *Host) TrashPosts(ctx context.Context, ids []int64) error {
-	return h.setStatus(ctx, "posts", contentgen.StatusTrash, ids)
+	return h.setStatus(ctx, h.db.t.posts, "posts", contentgen.StatusTrash, ids)
 }
 
 // TrashComments implements contentgen.Trasher.
 func (h *Host) TrashComments(ctx context.Context, ids []int64) error {
-	return h.setStatus(ctx, "comments", contentgen.CommentTrash, ids)
+	return h.setStatus(ctx, h.db.t.comments, "comments", contentgen.CommentTrash, ids)
 }
 
-func (h *Host) setStatus(ctx context.Context, table, status string, ids []int64) error {
+// setStatus sets the status of the rows of table among ids; what names
+// them in errors.
+func (h *Host) setStatus(ctx context.Context, table, what, status string, ids []int64) error {
 	return h.write(ctx, func(ctx context.Context, q querier) error {
 		ids := uniqueIDs(ids)
 		if len(ids) == 0 {
@@ -315,6 +317,6 @@ func (h *Host) setStatus(ctx context.Context, table, status string, ids []int64)
 		}
 		cond, args := h.db.d.inList("id", ids)
 		_, err := q.ExecContext(ctx, h.db.stmt("UPDATE "+table+" SET status = ? WHERE "+cond), append([]any{status}, args...)...)
-		return fail(ctx, "trashing "+table, err)
+		return fail(ctx, "trashing "+what, err)
 	})
 }

@@ -85,14 +85,14 @@ func (h *Host) CreateTerms(ctx context.Context, terms []contentgen.Term) ([]int6
 				return fmt.Errorf("%w: term %d: parent %d is of taxonomy %q, not %q", ErrInvalid, i, t.ParentID, tax, t.Taxonomy)
 			}
 		}
-		if ids, err = h.db.d.reserveIDs(ctx, q, h.db.table("terms"), len(terms)); err != nil {
+		if ids, err = h.db.d.reserveIDs(ctx, q, h.db.t.terms, len(terms)); err != nil {
 			return fail(ctx, "creating terms", err)
 		}
 		slugs, err := h.slugs(ctx, q, terms, ids)
 		if err != nil {
 			return err
 		}
-		err = h.db.d.insertRows(ctx, q, newRows(h.db.table("terms"), len(terms)).
+		err = h.db.d.insertRows(ctx, q, newRows(h.db.t.terms, len(terms)).
 			bigint("id", func(i int) int64 { return ids[i] }).
 			text("taxonomy", func(i int) string { return terms[i].Taxonomy }).
 			text("name", func(i int) string { return terms[i].Name }).
@@ -133,7 +133,7 @@ func (h *Host) slugs(ctx context.Context, q querier, terms []contentgen.Term, id
 	taken := map[string]bool{} // taxonomy + "\x00" + slug
 	slices.Sort(wanted)
 	cond, args := h.db.d.inList("slug", slices.Compact(wanted))
-	err := queryEach(ctx, q, h.db.stmt("SELECT taxonomy, slug FROM terms WHERE "+cond), args, func(rows *sql.Rows) error {
+	err := queryEach(ctx, q, h.db.stmt("SELECT taxonomy, slug FROM "+h.db.t.terms+" WHERE "+cond), args, func(rows *sql.Rows) error {
 		var tax, slug string
 		err := rows.Scan(&tax, &slug)
 		taken[tax+"\x00"+slug] = true
@@ -171,19 +171,19 @@ func (h *Host) Terms(ctx context.Context, tq contentgen.TermQuery) ([]contentgen
 	if err != nil {
 		return nil, err
 	}
-	w := &where{d: h.db.d}
+	w := h.where()
 	w.ids("id", tq.IDs)
 	w.strs("taxonomy", tq.Taxonomies)
 	if tq.HasParent {
 		w.add("parent_id = ?", tq.Parent)
 	}
-	w.meta(contentgen.KindTerm, h.db.table("terms")+".id", tq.MetaKey, tq.MetaValue)
+	w.hasMeta(contentgen.KindTerm, h.db.t.terms+".id", tq.MetaKey, tq.MetaValue)
 	w.search(tq.Search, "name")
 	out := []contentgen.Term{}
 	if w.none {
 		return out, nil
 	}
-	query := "SELECT id, taxonomy, name, slug, description, parent_id FROM terms" + w.sql() + w.page(tq.Limit, tq.Offset)
+	query := "SELECT id, taxonomy, name, slug, description, parent_id FROM " + h.db.t.terms + w.sql() + w.page(tq.Limit, tq.Offset)
 	err = h.db.readTxOn(ctx, q, func(ctx context.Context, q querier) error {
 		out = out[:0]
 		err := queryEach(ctx, q, h.db.stmt(query), w.args, func(rows *sql.Rows) error {
@@ -205,7 +205,7 @@ func (h *Host) Terms(ctx context.Context, tq contentgen.TermQuery) ([]contentgen
 		}
 		counts := map[int64]int{}
 		cond, args := h.db.d.inList("l.term_id", ids)
-		err = queryEach(ctx, q, h.db.stmt("SELECT l.term_id, COUNT(*) FROM term_links l JOIN posts p ON p.id = l.post_id WHERE "+cond+
+		err = queryEach(ctx, q, h.db.stmt("SELECT l.term_id, COUNT(*) FROM "+h.db.t.termLinks+" l JOIN "+h.db.t.posts+" p ON p.id = l.post_id WHERE "+cond+
 			" AND p.status <> ? GROUP BY l.term_id"), append(args, contentgen.StatusTrash), func(rows *sql.Rows) error {
 			var id int64
 			var n int
@@ -228,7 +228,7 @@ func (h *Host) Terms(ctx context.Context, tq contentgen.TermQuery) ([]contentgen
 // DeleteTerms implements contentgen.Host.
 func (h *Host) DeleteTerms(ctx context.Context, ids []int64) error {
 	return h.write(ctx, func(ctx context.Context, q querier) error {
-		anc, err := h.parents(ctx, q, "terms", ids)
+		anc, err := h.parents(ctx, q, h.db.t.terms, ids)
 		if err != nil || len(anc) == 0 {
 			return fail(ctx, "deleting terms", err)
 		}
@@ -237,15 +237,15 @@ func (h *Host) DeleteTerms(ctx context.Context, ids []int64) error {
 			removed = append(removed, id)
 		}
 		slices.Sort(removed)
-		err = h.reparent(ctx, q, "terms", anc)
+		err = h.reparent(ctx, q, h.db.t.terms, anc)
 		if err == nil {
-			err = h.deleteIn(ctx, q, "term_links", "term_id", removed)
+			err = h.deleteIn(ctx, q, h.db.t.termLinks, "term_id", removed)
 		}
 		if err == nil {
 			err = h.deleteMeta(ctx, q, contentgen.KindTerm, removed)
 		}
 		if err == nil {
-			err = h.deleteIn(ctx, q, "terms", "id", removed)
+			err = h.deleteIn(ctx, q, h.db.t.terms, "id", removed)
 		}
 		return fail(ctx, "deleting terms", err)
 	})

@@ -18,6 +18,10 @@ import (
 // migrationFS holds the schema migrations, one file per version, named
 // NNNN_what.sql and numbered from 0001 without gaps. A migration never
 // changes once released: the schema moves forward by new files only.
+// Migrations name their tables by tokens, ${posts} for the posts table
+// and ${posts}_author for an index of it, which tables.ddl replaces with
+// the names of Options.TablePrefix; ${id} and ${bytes} (and ${table} on
+// MySQL) are the dialect's (see dialect.ddl).
 //
 // migrations/mysql holds the same versions, with the same names, written
 // for MySQL, whose DDL differs too much for type tokens (indexed text
@@ -77,7 +81,7 @@ func migrationsOf(d dialect) []migration {
 // of migrations applied.
 func (db *DB) SchemaVersion(ctx context.Context) (int, error) {
 	var v sql.NullInt64
-	err := queryRow(ctx, db.reader(ctx), db.stmt("SELECT MAX(version) FROM schema_version"), nil, &v)
+	err := queryRow(ctx, db.reader(ctx), db.stmt("SELECT MAX(version) FROM "+db.t.schemaVersion), nil, &v)
 	if err != nil {
 		return 0, fail(ctx, "reading the schema version", err)
 	}
@@ -126,7 +130,7 @@ func (db *DB) migrate(ctx context.Context, upTo int) error {
 // applyMigrations applies the migrations from the database's version up
 // to version upTo on q.
 func (db *DB) applyMigrations(ctx context.Context, q querier, upTo int) error {
-	if _, err := q.ExecContext(ctx, db.stmt(`CREATE TABLE IF NOT EXISTS schema_version (
+	if _, err := q.ExecContext(ctx, db.stmt("CREATE TABLE IF NOT EXISTS "+db.t.schemaVersion+` (
 	version INTEGER PRIMARY KEY,
 	name TEXT NOT NULL,
 	applied_at BIGINT NOT NULL
@@ -134,7 +138,7 @@ func (db *DB) applyMigrations(ctx context.Context, q querier, upTo int) error {
 		return fail(ctx, "creating schema_version", err)
 	}
 	var have sql.NullInt64
-	if err := queryRow(ctx, q, db.stmt("SELECT MAX(version) FROM schema_version"), nil, &have); err != nil {
+	if err := queryRow(ctx, q, db.stmt("SELECT MAX(version) FROM "+db.t.schemaVersion), nil, &have); err != nil {
 		return fail(ctx, "reading the schema version", err)
 	}
 	cur := int(have.Int64)
@@ -143,12 +147,12 @@ func (db *DB) applyMigrations(ctx context.Context, q querier, upTo int) error {
 		return fmt.Errorf("sqlstore: the database has schema version %d, newer than this build knows (%d)", cur, len(all))
 	}
 	for _, m := range all[cur:max(cur, upTo)] {
-		for _, stmt := range splitStatements(withPrefix(db.d.ddl(m.sql), db.prefix)) {
+		for _, stmt := range splitStatements(db.t.ddl(db.d.ddl(m.sql))) {
 			if _, err := q.ExecContext(ctx, stmt); err != nil {
 				return fail(ctx, "applying migration "+m.name, err)
 			}
 		}
-		if _, err := q.ExecContext(ctx, db.stmt("INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)"),
+		if _, err := q.ExecContext(ctx, db.stmt("INSERT INTO "+db.t.schemaVersion+" (version, name, applied_at) VALUES (?, ?, ?)"),
 			m.version, m.name, db.now().UnixMicro()); err != nil {
 			return fail(ctx, "recording migration "+m.name, err)
 		}

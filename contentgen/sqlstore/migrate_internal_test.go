@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -254,22 +255,49 @@ func TestIsMySQLDSN(t *testing.T) {
 	}
 }
 
-func TestWithPrefix(t *testing.T) {
-	for q, want := range map[string]string{
-		"SELECT id FROM posts WHERE id IN (?)":                                              "SELECT id FROM wp_posts WHERE id IN (?)",
-		"SELECT l.term_id FROM term_links l JOIN posts p ON p.id = l.post_id":               "SELECT l.term_id FROM wp_term_links l JOIN wp_posts p ON p.id = l.post_id",
-		"EXISTS (SELECT 1 FROM meta m WHERE m.kind = ?)":                                    "EXISTS (SELECT 1 FROM wp_meta m WHERE m.kind = ?)",
-		"SELECT seq, meta, meta_index FROM history":                                         "SELECT seq, meta, meta_index FROM wp_history",
-		"INSERT INTO state (name, value) VALUES (?, ?) ON DUPLICATE KEY UPDATE name = name": "INSERT INTO wp_state (name, value) VALUES (?, ?) ON DUPLICATE KEY UPDATE name = name",
-		"UPDATE meta SET x = 1 ON DUPLICATE KEY UPDATE meta_value = VALUES(meta_value)":     "UPDATE wp_meta SET x = 1 ON DUPLICATE KEY UPDATE meta_value = VALUES(meta_value)",
-		"CREATE TABLE IF NOT EXISTS schema_version (":                                       "CREATE TABLE IF NOT EXISTS wp_schema_version (",
-		"CREATE UNIQUE INDEX users_email ON users (email_lower) WHERE email_lower <> ''":    "CREATE UNIQUE INDEX wp_users_email ON wp_users (email_lower) WHERE email_lower <> ''",
-		"DELETE FROM posts\nWHERE id = ?":                                                   "DELETE FROM wp_posts\nWHERE id = ?",
-		"SELECT COUNT(*) FROM media":                                                        "SELECT COUNT(*) FROM wp_media",
-		"SELECT id FROM postsx":                                                             "SELECT id FROM postsx",
+// TestMigrationsNameTablesWithThePrefix checks the migrations of every
+// engine after their tokens are replaced: no token is left, and every
+// table and index they create, and every table they name, is one of the
+// package's with the prefix.
+func TestMigrationsNameTablesWithThePrefix(t *testing.T) {
+	created := regexp.MustCompile(`\b(?:TABLE|INDEX|ON|INTO|FROM|JOIN|UPDATE)\s+(\w+)`)
+	for _, c := range []struct {
+		d    dialect
+		migs []migration
+	}{
+		{sqliteDialect{}, migrations},
+		{postgresDialect{}, migrations},
+		{mysqlDialect{collation: "utf8mb4_bin"}, mysqlMigrations},
 	} {
-		require.Equal(t, want, withPrefix(q, "wp_"), q)
-		require.Equal(t, q, withPrefix(q, ""), q)
+		tb := newTables("wp_cg_")
+		known := map[string]bool{}
+		for _, n := range []string{tb.schemaVersion, tb.history, tb.templates, tb.templateSyncMark, tb.state, tb.hostRegistry,
+			tb.posts, tb.terms, tb.termLinks, tb.users, tb.userRoles, tb.comments, tb.media, tb.meta, tb.idBlocks, tb.unitLocks} {
+			require.True(t, strings.HasPrefix(n, "wp_cg_"), n)
+			known[n] = true
+		}
+		names := 0
+		for _, m := range c.migs {
+			for _, stmt := range splitStatements(tb.ddl(c.d.ddl(m.sql))) {
+				require.NotContains(t, stmt, "${", "%s %s", c.d.name(), m.name)
+				if !strings.HasPrefix(stmt, "CREATE TABLE") && !strings.HasPrefix(stmt, "CREATE INDEX") && !strings.HasPrefix(stmt, "CREATE UNIQUE INDEX") {
+					continue
+				}
+				// The name the statement creates, and the table of an
+				// index, come first; MySQL's inline indexes are named per
+				// table and need no prefix.
+				head, _, _ := strings.Cut(stmt, "(")
+				for _, sm := range created.FindAllStringSubmatch(head, -1) {
+					names++
+					n := sm[1]
+					require.True(t, strings.HasPrefix(n, "wp_cg_"), "%s %s: %s in %q", c.d.name(), m.name, n, head)
+					if !strings.Contains(head, "INDEX "+n) {
+						require.True(t, known[n], "%s %s: table %s", c.d.name(), m.name, n)
+					}
+				}
+			}
+		}
+		require.Greater(t, names, 10, c.d.name())
 	}
 }
 

@@ -33,7 +33,7 @@ func (s *stateStore) Load(ctx context.Context, key string) ([]byte, error) {
 		return nil, err
 	}
 	var v []byte
-	err := queryRow(ctx, s.db.reader(ctx), s.db.stmt("SELECT value FROM state WHERE name = ?"), []any{key}, &v)
+	err := queryRow(ctx, s.db.reader(ctx), s.db.stmt("SELECT value FROM "+s.db.t.state+" WHERE name = ?"), []any{key}, &v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -69,7 +69,7 @@ func (s *stateStore) Update(ctx context.Context, key string, fn func(old []byte)
 
 func (s *stateStore) update(ctx context.Context, q querier, key string, fn func(old []byte) ([]byte, error)) error {
 	var old []byte
-	err := queryRow(ctx, q, s.db.stmt("SELECT value FROM state WHERE name = ?"+s.db.d.forUpdate()), []any{key}, &old)
+	err := queryRow(ctx, q, s.db.stmt("SELECT value FROM "+s.db.t.state+" WHERE name = ?"+s.db.d.forUpdate()), []any{key}, &old)
 	found := err == nil
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return fail(ctx, "reading state", err)
@@ -82,12 +82,12 @@ func (s *stateStore) update(ctx context.Context, q querier, key string, fn func(
 		v = []byte{} // a value, not NULL: the key exists from now on
 	}
 	if found {
-		if _, err := q.ExecContext(ctx, s.db.stmt("UPDATE state SET value = ? WHERE name = ?"), v, key); err != nil {
+		if _, err := q.ExecContext(ctx, s.db.stmt("UPDATE "+s.db.t.state+" SET value = ? WHERE name = ?"), v, key); err != nil {
 			return fail(ctx, "writing state", err)
 		}
 		return nil
 	}
-	res, err := q.ExecContext(ctx, s.db.stmt("INSERT INTO state (name, value) VALUES (?, ?)"+s.db.d.upsert([]string{"name"}, nil)), key, v)
+	res, err := q.ExecContext(ctx, s.db.stmt("INSERT INTO "+s.db.t.state+" (name, value) VALUES (?, ?)"+s.db.d.upsert([]string{"name"}, nil)), key, v)
 	if s.db.d.isConflict(err) {
 		return errStateRace // MySQL: see dialect.upsert
 	}

@@ -138,7 +138,7 @@ func (s *templateStore) Get(ctx context.Context, id int64) (templates.Template, 
 	}
 	var t templates.Template
 	found := false
-	err = queryEach(ctx, q, s.db.stmt("SELECT "+templateCols+" FROM templates WHERE id = ?"), []any{id},
+	err = queryEach(ctx, q, s.db.stmt("SELECT "+templateCols+" FROM "+s.db.t.templates+" WHERE id = ?"), []any{id},
 		func(rows *sql.Rows) error {
 			found = true
 			var err error
@@ -163,7 +163,7 @@ func (s *templateStore) List(ctx context.Context, f templates.Filter) ([]templat
 	if err != nil {
 		return nil, err
 	}
-	query := "SELECT " + templateCols + " FROM templates WHERE 1 = 1"
+	query := "SELECT " + templateCols + " FROM " + s.db.t.templates + " WHERE 1 = 1"
 	var args []any
 	if f.PostType != "" {
 		query += " AND post_type = ?"
@@ -202,7 +202,7 @@ func (s *templateStore) Insert(ctx context.Context, t templates.Template) (templ
 	if err != nil {
 		return templates.Template{}, err
 	}
-	id, err := s.db.d.insertID(ctx, q, s.db.stmt(`INSERT INTO templates (name, description, post_type, is_default, is_system,
+	id, err := s.db.d.insertID(ctx, q, s.db.stmt("INSERT INTO "+s.db.t.templates+` (name, description, post_type, is_default, is_system,
 	field_config, taxonomy_config, parent_id, field_signature, created_at, updated_at)
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		[]any{t.Name, t.Description, t.PostType, t.IsDefault, t.IsSystem, e.fieldConfig, e.taxonomyConfig,
@@ -238,7 +238,7 @@ func (s *templateStore) Put(ctx context.Context, t templates.Template) error {
 	if err != nil {
 		return err
 	}
-	res, err := q.ExecContext(ctx, s.db.stmt(`UPDATE templates SET name = ?, description = ?, post_type = ?,
+	res, err := q.ExecContext(ctx, s.db.stmt("UPDATE "+s.db.t.templates+` SET name = ?, description = ?, post_type = ?,
 	is_default = ?, is_system = ?, field_config = ?, taxonomy_config = ?, parent_id = ?, field_signature = ?,
 	created_at = ?, updated_at = ? WHERE id = ?`),
 		t.Name, t.Description, t.PostType, t.IsDefault, t.IsSystem, e.fieldConfig, e.taxonomyConfig,
@@ -272,7 +272,7 @@ func (s *templateStore) Delete(ctx context.Context, ids []int64) error {
 	slices.Sort(uniq)
 	uniq = slices.Compact(uniq)
 	cond, arg := s.db.d.inList("id", uniq)
-	if _, err := q.ExecContext(ctx, s.db.stmt("DELETE FROM templates WHERE "+cond), arg...); err != nil {
+	if _, err := q.ExecContext(ctx, s.db.stmt("DELETE FROM "+s.db.t.templates+" WHERE "+cond), arg...); err != nil {
 		return fail(ctx, "deleting templates", err)
 	}
 	return nil
@@ -289,7 +289,7 @@ func (s *templateStore) SyncMark(ctx context.Context) (templates.SyncMark, error
 	}
 	var sigs sql.NullString
 	var seen sql.NullInt64
-	err = queryRow(ctx, q, s.db.stmt("SELECT signatures, seen_at FROM template_sync_mark WHERE id = 1"), nil, &sigs, &seen)
+	err = queryRow(ctx, q, s.db.stmt("SELECT signatures, seen_at FROM "+s.db.t.templateSyncMark+" WHERE id = 1"), nil, &sigs, &seen)
 	if errors.Is(err, sql.ErrNoRows) {
 		return templates.SyncMark{}, nil
 	}
@@ -315,7 +315,7 @@ func (s *templateStore) SetSyncMark(ctx context.Context, m templates.SyncMark) e
 		return err
 	}
 	if m.Signatures == nil && m.SeenAt.IsZero() {
-		if _, err := q.ExecContext(ctx, s.db.stmt("DELETE FROM template_sync_mark")); err != nil {
+		if _, err := q.ExecContext(ctx, s.db.stmt("DELETE FROM "+s.db.t.templateSyncMark)); err != nil {
 			return fail(ctx, "clearing the sync mark", err)
 		}
 		return nil
@@ -328,7 +328,7 @@ func (s *templateStore) SetSyncMark(ctx context.Context, m templates.SyncMark) e
 		}
 		sigs = string(b)
 	}
-	_, err = q.ExecContext(ctx, s.db.stmt(`INSERT INTO template_sync_mark (id, signatures, seen_at) VALUES (1, ?, ?)`+
+	_, err = q.ExecContext(ctx, s.db.stmt("INSERT INTO "+s.db.t.templateSyncMark+" (id, signatures, seen_at) VALUES (1, ?, ?)"+
 		s.db.d.upsert([]string{"id"}, []string{"signatures", "seen_at"})), sigs, encTime(m.SeenAt))
 	if err != nil {
 		return fail(ctx, "setting the sync mark", err)

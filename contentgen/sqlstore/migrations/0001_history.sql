@@ -2,7 +2,7 @@
 -- meta as JSON, meta_index its top-level values as history.MetaString
 -- formats them (see metaIndex), for Filter.MetaEquals; created_day is the
 -- UTC day of created_at (microseconds since 1970), for Stats.Daily.
-CREATE TABLE history (
+CREATE TABLE ${history} (
 	seq ${id},
 	id TEXT NOT NULL UNIQUE,
 	content_type TEXT NOT NULL,
@@ -13,5 +13,5 @@ CREATE TABLE history (
 	created_at BIGINT NOT NULL,
 	created_day TEXT NOT NULL
 );
-CREATE INDEX history_created ON history (created_at, seq);
-CREATE INDEX history_content ON history (content_type, content_id);
+CREATE INDEX ${history}_created ON ${history} (created_at, seq);
+CREATE INDEX ${history}_content ON ${history} (content_type, content_id);

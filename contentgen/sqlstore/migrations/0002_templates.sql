@@ -1,7 +1,7 @@
 -- Templates and the acknowledged field state. Configurations are JSON;
 -- field_signature is NULL when none was recorded; times are microseconds
 -- since 1970, NULL for the zero time.
-CREATE TABLE templates (
+CREATE TABLE ${templates} (
 	id ${id},
 	name TEXT NOT NULL,
 	description TEXT NOT NULL,
@@ -15,8 +15,8 @@ CREATE TABLE templates (
 	created_at BIGINT,
 	updated_at BIGINT
 );
-CREATE INDEX templates_post_type ON templates (post_type);
-CREATE TABLE template_sync_mark (
+CREATE INDEX ${templates}_post_type ON ${templates} (post_type);
+CREATE TABLE ${template_sync_mark} (
 	id INTEGER PRIMARY KEY CHECK (id = 1),
 	signatures TEXT,
 	seen_at BIGINT

@@ -1,5 +1,5 @@
 -- The StateStore: one value per name; a NULL value reads as none.
-CREATE TABLE state (
+CREATE TABLE ${state} (
 	name TEXT PRIMARY KEY,
 	value ${bytes}
 );

@@ -2,7 +2,7 @@
 -- is VARCHAR (InnoDB indexes TEXT only by a prefix); the rest is
 -- LONGTEXT. ${table} gives the tables a binary collation, so text
 -- compares and sorts by its bytes as on the other engines.
-CREATE TABLE history (
+CREATE TABLE ${history} (
 	seq ${id},
 	id VARCHAR(255) NOT NULL UNIQUE,
 	content_type VARCHAR(255) NOT NULL,

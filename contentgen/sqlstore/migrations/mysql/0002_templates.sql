@@ -1,7 +1,7 @@
 -- Templates and the acknowledged field state, as
 -- migrations/0002_templates.sql. unit_locks holds a row per lock of
 -- dialect.lockUnit, locked until the transaction that took it ends.
-CREATE TABLE templates (
+CREATE TABLE ${templates} (
 	id ${id},
 	name LONGTEXT NOT NULL,
 	description LONGTEXT NOT NULL,
@@ -16,11 +16,11 @@ CREATE TABLE templates (
 	updated_at BIGINT,
 	INDEX templates_post_type (post_type)
 ) ${table};
-CREATE TABLE template_sync_mark (
+CREATE TABLE ${template_sync_mark} (
 	id INTEGER PRIMARY KEY CHECK (id = 1),
 	signatures LONGTEXT,
 	seen_at BIGINT
 ) ${table};
-CREATE TABLE unit_locks (
+CREATE TABLE ${unit_locks} (
 	id BIGINT PRIMARY KEY
 ) ${table};

@@ -1,5 +1,5 @@
 -- The StateStore, as migrations/0003_state.sql.
-CREATE TABLE state (
+CREATE TABLE ${state} (
 	name VARCHAR(700) PRIMARY KEY,
 	value ${bytes}
 ) ${table};

@@ -3,14 +3,14 @@
 -- one (MySQL has no partial indexes; a unique index admits many NULLs).
 -- id_blocks holds the last id handed out of each table of
 -- dialect.reserveIDs.
-CREATE TABLE host_registry (
+CREATE TABLE ${host_registry} (
 	kind VARCHAR(64) NOT NULL,
 	name VARCHAR(255) NOT NULL,
 	position BIGINT NOT NULL,
 	config LONGTEXT NOT NULL,
 	PRIMARY KEY (kind, name)
 ) ${table};
-CREATE TABLE posts (
+CREATE TABLE ${posts} (
 	id ${id},
 	type VARCHAR(255) NOT NULL,
 	status VARCHAR(255) NOT NULL,
@@ -26,7 +26,7 @@ CREATE TABLE posts (
 	INDEX posts_parent (parent_id),
 	INDEX posts_featured (featured_media_id)
 ) ${table};
-CREATE TABLE terms (
+CREATE TABLE ${terms} (
 	id ${id},
 	taxonomy VARCHAR(255) NOT NULL,
 	name LONGTEXT NOT NULL,
@@ -36,7 +36,7 @@ CREATE TABLE terms (
 	UNIQUE (taxonomy, slug),
 	INDEX terms_parent (parent_id)
 ) ${table};
-CREATE TABLE term_links (
+CREATE TABLE ${term_links} (
 	post_id BIGINT NOT NULL,
 	term_id BIGINT NOT NULL,
 	taxonomy VARCHAR(255) NOT NULL,
@@ -44,7 +44,7 @@ CREATE TABLE term_links (
 	PRIMARY KEY (post_id, term_id),
 	INDEX term_links_term (term_id)
 ) ${table};
-CREATE TABLE users (
+CREATE TABLE ${users} (
 	id ${id},
 	login VARCHAR(255) NOT NULL UNIQUE,
 	email VARCHAR(255) NOT NULL,
@@ -58,14 +58,14 @@ CREATE TABLE users (
 	registered BIGINT NOT NULL,
 	UNIQUE INDEX users_email (email_key)
 ) ${table};
-CREATE TABLE user_roles (
+CREATE TABLE ${user_roles} (
 	user_id BIGINT NOT NULL,
 	position INTEGER NOT NULL,
 	role VARCHAR(255) NOT NULL,
 	PRIMARY KEY (user_id, position),
 	INDEX user_roles_role (role)
 ) ${table};
-CREATE TABLE comments (
+CREATE TABLE ${comments} (
 	id ${id},
 	post_id BIGINT NOT NULL,
 	parent_id BIGINT NOT NULL,
@@ -80,7 +80,7 @@ CREATE TABLE comments (
 	INDEX comments_parent (parent_id),
 	INDEX comments_user (user_id)
 ) ${table};
-CREATE TABLE media (
+CREATE TABLE ${media} (
 	id ${id},
 	title LONGTEXT NOT NULL,
 	filename LONGTEXT NOT NULL,
@@ -94,7 +94,7 @@ CREATE TABLE media (
 	sizes LONGTEXT NOT NULL,
 	INDEX media_parent (parent_id)
 ) ${table};
-CREATE TABLE meta (
+CREATE TABLE ${meta} (
 	kind VARCHAR(64) NOT NULL,
 	object_id BIGINT NOT NULL,
 	meta_key VARCHAR(255) NOT NULL,
@@ -102,7 +102,7 @@ CREATE TABLE meta (
 	PRIMARY KEY (kind, object_id, meta_key),
 	INDEX meta_key_value (kind, meta_key, meta_value(255))
 ) ${table};
-CREATE TABLE id_blocks (
+CREATE TABLE ${id_blocks} (
 	name VARCHAR(255) PRIMARY KEY,
 	last_id BIGINT NOT NULL
 ) ${table};
