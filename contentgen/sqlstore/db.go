@@ -156,23 +156,9 @@ func open(ctx context.Context, dsn string, opts *Options, upTo int) (*DB, error)
 	if db.prefix != "" {
 		db.scope += "\x00" + db.prefix
 	}
-	if db.d.name() == "sqlite" && db.r != db.w {
-		if err := db.checkSQLiteFile(ctx, dsn); err != nil {
-			_ = db.Close()
-			return nil, err
-		}
-	}
 	if err := db.migrate(ctx, upTo); err != nil {
 		_ = db.Close()
 		return nil, err
-	}
-	if db.d.name() == "sqlite" {
-		// Gathers the planner's statistics of tables that lack them, as
-		// SQLite recommends for connections that live long.
-		if _, err := db.w.ExecContext(ctx, "PRAGMA optimize=0x10002"); err != nil {
-			_ = db.Close()
-			return nil, fail(ctx, "optimizing", err)
-		}
 	}
 	return db, nil
 }
@@ -201,7 +187,7 @@ func (db *DB) openSQLite(dsn string, o Options) error {
 	if path == "" && !memory {
 		return fmt.Errorf("sqlstore: DSN %q names no SQLite file", dsn)
 	}
-	db.d = sqliteDialect{stmts: &stmtCache{}}
+	db.d = sqliteDialect{stmts: &stmtCache{}, path: path}
 	db.scope = "sqlite:" + path
 	params := url.Values{}
 	params.Set("_txlock", "immediate")
@@ -275,14 +261,14 @@ var ErrCorrupt = errors.New("sqlstore: the SQLite file is damaged")
 // ErrCorrupt's message quotes.
 const maxCorruptionNotes = 3
 
-// checkSQLiteFile runs PRAGMA quick_check on the SQLite file of dsn,
-// which reads every page of the file once and checks its structure
-// (not the agreement of indexes with their tables, which integrity_check
-// adds at several times the cost), and returns ErrCorrupt when it fails.
-func (db *DB) checkSQLiteFile(ctx context.Context, dsn string) error {
-	path, _, _ := splitSQLiteDSN(dsn)
+// checkFile runs PRAGMA quick_check on the SQLite file on w, which reads
+// every page of the file once and checks its structure (not the
+// agreement of indexes with their tables, which integrity_check adds at
+// several times the cost), and returns ErrCorrupt when it fails.
+func (d sqliteDialect) checkFile(ctx context.Context, w *sql.DB) error {
+	path := d.path
 	var notes []string
-	err := queryEach(ctx, db.w, "PRAGMA quick_check("+strconv.Itoa(maxCorruptionNotes)+")", nil, func(rows *sql.Rows) error {
+	err := queryEach(ctx, w, "PRAGMA quick_check("+strconv.Itoa(maxCorruptionNotes)+")", nil, func(rows *sql.Rows) error {
 		var s string
 		if err := rows.Scan(&s); err != nil {
 			return err
@@ -318,17 +304,7 @@ func (db *DB) Engine() string { return db.d.name() }
 // be called more than once.
 func (db *DB) Close() error {
 	db.closeOnce.Do(func() {
-		if db.d.name() == "sqlite" {
-			// Refreshes the planner's statistics where the data has changed
-			// enough, as SQLite recommends before closing; best effort.
-			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-			_, _ = db.w.ExecContext(ctx, "PRAGMA optimize")
-			cancel()
-		}
-		var err error
-		if d, ok := db.d.(sqliteDialect); ok && d.stmts != nil {
-			err = d.stmts.Close()
-		}
+		err := db.d.tearDown(db)
 		err = errors.Join(err, db.w.Close())
 		if db.r != db.w {
 			err = errors.Join(err, db.r.Close())

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -20,10 +21,27 @@ import (
 )
 
 // dialect holds what differs between the engines. The stores write their
-// SQL once, with "?" placeholders, and ask the dialect for the rest.
+// SQL once, with "?" placeholders, and ask the dialect for the rest; the
+// DB asks it what to do when it opens, closes and begins a transaction.
+// Nothing outside the dialects asks which engine it runs on.
 type dialect interface {
-	// name is "sqlite", "postgres" or "mysql".
+	// name is "sqlite", "postgres" or "mysql", for DB.Engine and logs.
 	name() string
+	// migrations are the engine's versions of the schema, in order.
+	migrations() []migration
+	// setUp readies a database Open has just connected to: it runs
+	// apply, which applies the migrations the database lacks, holding a
+	// lock that keeps concurrent Opens of the database from applying one
+	// twice, and does what else the engine needs before and after.
+	setUp(ctx context.Context, db *DB, apply func(ctx context.Context, q querier) error) error
+	// tearDown runs once, when Close begins, before the pools close.
+	tearDown(db *DB) error
+	// beforeTx runs before InTx begins a transaction of its own, on w,
+	// the writing pool.
+	beforeTx(ctx context.Context, w *sql.DB)
+	// execAll runs stmts, statements without arguments, one after the
+	// other, stopping at the first that fails.
+	execAll(ctx context.Context, q querier, stmts []string) error
 	// rebind rewrites the "?" placeholders of q for the engine.
 	rebind(q string) string
 	// ddl replaces the type tokens of a migration: ${id} (an identity
@@ -87,10 +105,67 @@ type sqliteDialect struct {
 	// stmts keeps the statements of insertRows prepared on the writing
 	// connection; nil runs them unprepared.
 	stmts *stmtCache
+	// path is the database's file; empty for one in memory.
+	path string
 }
 
-func (sqliteDialect) name() string           { return "sqlite" }
-func (sqliteDialect) rebind(q string) string { return q }
+func (sqliteDialect) name() string              { return "sqlite" }
+func (sqliteDialect) rebind(q string) string    { return q }
+func (sqliteDialect) migrations() []migration   { return migrations }
+func (postgresDialect) migrations() []migration { return migrations }
+
+// setUp refuses a damaged file (see checkFile), applies the migrations in
+// an immediate transaction, which holds the database's write lock, then
+// gathers the planner's statistics of tables that lack them, as SQLite
+// recommends for connections that live long.
+func (d sqliteDialect) setUp(ctx context.Context, db *DB, apply func(ctx context.Context, q querier) error) error {
+	if d.path != "" {
+		if err := d.checkFile(ctx, db.w); err != nil {
+			return err
+		}
+	}
+	if err := db.inTx(ctx, apply); err != nil {
+		return err
+	}
+	_, err := db.w.ExecContext(ctx, "PRAGMA optimize=0x10002")
+	return fail(ctx, "optimizing", err)
+}
+
+// tearDown refreshes the planner's statistics where the data has changed
+// enough, as SQLite recommends before closing (best effort), and closes
+// the prepared statements.
+func (d sqliteDialect) tearDown(db *DB) error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	_, _ = db.w.ExecContext(ctx, "PRAGMA optimize")
+	cancel()
+	if d.stmts == nil {
+		return nil
+	}
+	return d.stmts.Close()
+}
+
+// beforeTx prepares the statements insertRows asked for in earlier
+// transactions, before the transaction takes the writing connection.
+func (d sqliteDialect) beforeTx(ctx context.Context, w *sql.DB) {
+	if d.stmts != nil && d.stmts.pending() {
+		d.stmts.prepareWanted(ctx, w)
+	}
+}
+
+func (sqliteDialect) execAll(ctx context.Context, q querier, stmts []string) error {
+	return execEach(ctx, q, stmts)
+}
+
+// execEach is the execAll of SQLite and MySQL: a round trip per
+// statement.
+func execEach(ctx context.Context, q querier, stmts []string) error {
+	for _, s := range stmts {
+		if _, err := q.ExecContext(ctx, s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 func (sqliteDialect) ddl(q string) string {
 	return strings.NewReplacer(
@@ -251,6 +326,32 @@ func returningID(ctx context.Context, q querier, stmt string, args []any) (int64
 type postgresDialect struct{ schema string }
 
 func (postgresDialect) name() string { return "postgres" }
+
+// setUp applies the migrations in a transaction that holds an advisory
+// lock, creating the schema of Options.Schema first when it is missing.
+func (d postgresDialect) setUp(ctx context.Context, db *DB, apply func(ctx context.Context, q querier) error) error {
+	return db.inTx(ctx, func(ctx context.Context, q querier) error {
+		if err := d.lockUnit(ctx, q, lockKey(db.scope, "migrate")); err != nil {
+			return fail(ctx, "locking the schema", err)
+		}
+		if d.schema != "" {
+			if _, err := q.ExecContext(ctx, "CREATE SCHEMA IF NOT EXISTS "+pgx.Identifier{d.schema}.Sanitize()); err != nil {
+				return fail(ctx, "creating the schema", err)
+			}
+		}
+		return apply(ctx, q)
+	})
+}
+
+func (postgresDialect) tearDown(*DB) error                { return nil }
+func (postgresDialect) beforeTx(context.Context, *sql.DB) {}
+
+// execAll sends the statements in one round trip: PostgreSQL runs the
+// statements of one string without arguments one after the other.
+func (postgresDialect) execAll(ctx context.Context, q querier, stmts []string) error {
+	_, err := q.ExecContext(ctx, strings.Join(stmts, "; "))
+	return err
+}
 
 func (postgresDialect) rebind(q string) string {
 	n := strings.Count(q, "?")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/go-sql-driver/mysql"
@@ -24,8 +25,36 @@ type mysqlDialect struct {
 	idBlocks, unitLocks string
 }
 
-func (mysqlDialect) name() string           { return "mysql" }
-func (mysqlDialect) rebind(q string) string { return q }
+func (mysqlDialect) name() string            { return "mysql" }
+func (mysqlDialect) rebind(q string) string  { return q }
+func (mysqlDialect) migrations() []migration { return mysqlMigrations }
+
+// setUp applies the migrations outside a transaction, as MySQL commits
+// each DDL statement on its own, on one connection that holds a named
+// lock (GET_LOCK) meanwhile.
+func (mysqlDialect) setUp(ctx context.Context, db *DB, apply func(ctx context.Context, q querier) error) error {
+	conn, err := db.w.Conn(ctx)
+	if err != nil {
+		return fail(ctx, "connecting", err)
+	}
+	defer conn.Close()
+	name := fmt.Sprintf("contentgen_migrate_%016x", uint64(lockKey(db.scope, "migrate")))
+	var got sql.NullInt64
+	if err := queryRow(ctx, conn, "SELECT GET_LOCK(?, ?)", []any{name, 600}, &got); err != nil || got.Int64 != 1 {
+		if err == nil {
+			err = errors.New("timed out")
+		}
+		return fail(ctx, "locking the schema", err)
+	}
+	defer func() { _, _ = conn.ExecContext(context.WithoutCancel(ctx), "DO RELEASE_LOCK(?)", name) }()
+	return apply(ctx, conn)
+}
+
+func (mysqlDialect) tearDown(*DB) error                { return nil }
+func (mysqlDialect) beforeTx(context.Context, *sql.DB) {}
+func (mysqlDialect) execAll(ctx context.Context, q querier, stmts []string) error {
+	return execEach(ctx, q, stmts)
+}
 
 // ddl replaces the tokens of the MySQL migrations: ${id}, ${bytes} and
 // ${table}, the options closing every CREATE TABLE.

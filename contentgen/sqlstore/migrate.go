@@ -4,15 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"embed"
-	"errors"
 	"fmt"
 	"io/fs"
 	"path"
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // migrationFS holds the schema migrations, one file per version, named
@@ -69,14 +66,6 @@ func loadMigrations(dir string) []migration {
 	return out
 }
 
-// migrationsOf returns the migrations of dialect d.
-func migrationsOf(d dialect) []migration {
-	if d.name() == "mysql" {
-		return mysqlMigrations
-	}
-	return migrations
-}
-
 // SchemaVersion returns the version of the database's schema: the number
 // of migrations applied.
 func (db *DB) SchemaVersion(ctx context.Context) (int, error) {
@@ -89,40 +78,11 @@ func (db *DB) SchemaVersion(ctx context.Context) (int, error) {
 }
 
 // migrate brings the schema up to version upTo (at most len(migrations)),
-// in one transaction. On PostgreSQL an advisory lock keeps concurrent
-// Opens of one schema from applying a migration twice; on SQLite the
-// immediate transaction does. MySQL commits each DDL statement on its own,
-// so there each migration is applied outside a transaction, on one
-// connection holding a named lock (GET_LOCK) for the time.
+// under the dialect's lock (see dialect.setUp): on SQLite and PostgreSQL
+// in one transaction, on MySQL, which commits each DDL statement on its
+// own, one migration at a time.
 func (db *DB) migrate(ctx context.Context, upTo int) error {
-	if db.d.name() == "mysql" {
-		conn, err := db.w.Conn(ctx)
-		if err != nil {
-			return fail(ctx, "connecting", err)
-		}
-		defer conn.Close()
-		name := fmt.Sprintf("contentgen_migrate_%016x", uint64(lockKey(db.scope, "migrate")))
-		var got sql.NullInt64
-		if err := queryRow(ctx, conn, "SELECT GET_LOCK(?, ?)", []any{name, 600}, &got); err != nil || got.Int64 != 1 {
-			if err == nil {
-				err = errors.New("timed out")
-			}
-			return fail(ctx, "locking the schema", err)
-		}
-		defer func() { _, _ = conn.ExecContext(context.WithoutCancel(ctx), "DO RELEASE_LOCK(?)", name) }()
-		return db.applyMigrations(ctx, conn, upTo)
-	}
-	return db.inTx(ctx, func(ctx context.Context, q querier) error {
-		if pg, ok := db.d.(postgresDialect); ok {
-			if err := db.d.lockUnit(ctx, q, lockKey(db.scope, "migrate")); err != nil {
-				return fail(ctx, "locking the schema", err)
-			}
-			if pg.schema != "" {
-				if _, err := q.ExecContext(ctx, "CREATE SCHEMA IF NOT EXISTS "+pgx.Identifier{pg.schema}.Sanitize()); err != nil {
-					return fail(ctx, "creating the schema", err)
-				}
-			}
-		}
+	return db.d.setUp(ctx, db, func(ctx context.Context, q querier) error {
 		return db.applyMigrations(ctx, q, upTo)
 	})
 }
@@ -142,7 +102,7 @@ func (db *DB) applyMigrations(ctx context.Context, q querier, upTo int) error {
 		return fail(ctx, "reading the schema version", err)
 	}
 	cur := int(have.Int64)
-	all := migrationsOf(db.d)
+	all := db.d.migrations()
 	if cur > len(all) {
 		return fmt.Errorf("sqlstore: the database has schema version %d, newer than this build knows (%d)", cur, len(all))
 	}

@@ -22,7 +22,7 @@ import (
 func waitForLockWait(t *testing.T, db *DB, cond string, args ...any) {
 	t.Helper()
 	q := "SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND " + cond
-	if db.d.name() == "mysql" {
+	if db.Engine() == "mysql" {
 		// A session running a statement in the test's database, other than
 		// this query, is waiting: the sessions of the tests only run
 		// statements that return at once, or wait for a lock.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"math/rand/v2"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 )
@@ -252,10 +251,7 @@ func (db *DB) inTx(ctx context.Context, fn func(ctx context.Context, q querier) 
 	if ts := db.txOf(ctx); ts != nil {
 		return ts.savepoint(ctx, fn)
 	}
-	if d, ok := db.d.(sqliteDialect); ok && d.stmts != nil && d.stmts.pending() {
-		// Before the transaction takes the writing connection.
-		d.stmts.prepareWanted(ctx, db.w)
-	}
+	db.d.beforeTx(ctx, db.w)
 	ts := &txState{db: db}
 	if db.d.rawConn() {
 		conn, err := db.w.Conn(ctx)
@@ -375,10 +371,9 @@ func (ts *txState) dropPendingAfter(n int) {
 	ts.pending = keep
 }
 
-// execSavepoints sends the pending releases, then cmds: in one round
-// trip on PostgreSQL, which runs several statements of one string
-// without arguments, one after the other on the other engines. The
-// caller holds ts.mu.
+// execSavepoints sends the pending releases, then cmds, with
+// dialect.execAll (in one round trip on PostgreSQL). The caller holds
+// ts.mu.
 func (ts *txState) execSavepoints(ctx context.Context, cmds ...string) error {
 	if ts.done {
 		return sql.ErrTxDone
@@ -389,16 +384,7 @@ func (ts *txState) execSavepoints(ctx context.Context, cmds ...string) error {
 	}
 	ts.pending = ts.pending[:0]
 	all = append(all, cmds...)
-	if ts.db.d.name() == "postgres" {
-		_, err := ts.tx.ExecContext(ctx, strings.Join(all, "; "))
-		return err
-	}
-	for _, c := range all {
-		if _, err := ts.tx.ExecContext(ctx, c); err != nil {
-			return err
-		}
-	}
-	return nil
+	return ts.db.d.execAll(ctx, ts.tx, all)
 }
 
 // lockedTx is a querier over a transaction that holds its mutex for each
