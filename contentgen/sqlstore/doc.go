@@ -2,8 +2,9 @@
 // SQLite, embedded and with no server to install, or PostgreSQL or
 // MySQL/MariaDB, which several processes can share. One code path serves
 // every engine; a small unexported dialect holds what differs between
-// them (placeholders, list parameters, identity columns, upserts, row and
-// advisory locks, error codes).
+// them (placeholders, list parameters, identity columns, bulk inserts,
+// upserts, row and advisory locks, error codes, and what to do on
+// opening, closing and beginning a transaction).
 //
 // # Opening
 //
@@ -152,6 +153,34 @@
 // first content, which processes started together must do once, checks
 // and does it under the lock, and the processes after the first find it
 // done.
+//
+// # Where a change goes
+//
+//   - A store's behaviour: its file (history.go, templates.go, state.go,
+//     host*.go). Statements are written once, with "?" placeholders (see
+//     DB.stmt), and take their table names from db.t, the tables struct
+//     of tables.go, which Open builds once from Options.TablePrefix; no
+//     statement is rewritten to find its tables.
+//   - A new table, column or index: a new migration, in
+//     migrations/NNNN_what.sql and migrations/mysql/NNNN_what.sql, that
+//     names its tables by tokens (${posts}, and ${posts}_author for an
+//     index of it); a new table also gets its field in tables.
+//   - A bulk insert: a rowSet (rows.go) declares each column with its
+//     type and the function giving its value in row i, so that a column
+//     cannot be paired with another's value; dialect.insertRows writes
+//     it (multi-row INSERTs on SQLite and MySQL, one INSERT from column
+//     arrays or COPY on PostgreSQL).
+//   - Anything that differs between the engines: a method of the dialect
+//     interface (dialect.go), implemented by sqliteDialect and
+//     postgresDialect (dialect.go) and mysqlDialect (dialect_mysql.go).
+//     Code outside the dialects never asks which engine it runs on:
+//     migrations and what Open does around them (setUp), Close
+//     (tearDown), transactions (beforeTx, writeTx, rawConn, execAll for
+//     savepoints), locks, ids, upserts and the errors of conflicts and
+//     retries are each a method.
+//   - Another package's statements in the same transactions, as
+//     contentgen/wphost runs its WordPress tables': InTxWith, Querier,
+//     InTxOf and AfterTx (external.go).
 //
 // Errors of a done context match ctx.Err() with errors.Is; not-found
 // results are the stores' own sentinels (history.ErrNotFound,
