@@ -15,6 +15,7 @@ import (
 	"github.com/contentgen/contentgen/providers/filetype"
 	"github.com/contentgen/contentgen/providers/imaging"
 	"github.com/contentgen/contentgen/templates"
+	"github.com/contentgen/contentgen/templates/fields"
 )
 
 // Limits and defaults of the configuration.
@@ -43,8 +44,8 @@ type Config struct {
 	// store.
 	Templates templates.Store
 	// FieldAdapters supplies the custom field definitions and relations of
-	// post types (see templates.NewRegistry); nil means no custom fields.
-	FieldAdapters *templates.Registry
+	// post types (see fields.NewRegistry); nil means no custom fields.
+	FieldAdapters *fields.Registry
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
 	// Now is the clock of every date the Generator makes (post and comment

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/contentgen/contentgen/templates"
+	"github.com/contentgen/contentgen/templates/fields"
 )
 
 // checkFieldPlan validates the field side of a posts request: the inline
@@ -58,7 +59,7 @@ func (g *Generator) checkFieldPlan(ctx context.Context, req *PostsRequest, p *po
 // existing users.
 func (g *Generator) checkCoreConfig(ctx context.Context, core map[string]templates.FieldSetting) error {
 	known := map[string]bool{}
-	for _, f := range templates.CoreFields() {
+	for _, f := range fields.CoreFields() {
 		known[f.Name] = true
 	}
 	for _, name := range sortedNames(core) {
@@ -73,17 +74,17 @@ func (g *Generator) checkCoreConfig(ctx context.Context, core map[string]templat
 		vp := param + ".choose.values"
 		for _, v := range s.Choose.Values {
 			switch name {
-			case templates.CorePostStatus:
+			case fields.CorePostStatus:
 				if st, ok := v.(string); !ok || !slices.Contains(postStatuses, st) {
 					return invalid(vp, "%s must hold post statuses (%s), got %v", vp, strings.Join(postStatuses, ", "), v)
 				}
-			case templates.CorePostDate:
+			case fields.CorePostDate:
 				if st, ok := v.(string); !ok {
 					return invalid(vp, "%s must hold dates as YYYY-MM-DD HH:MM:SS, got %v", vp, v)
 				} else if _, ok := parseDate(st); !ok {
 					return invalid(vp, "%s must hold dates as YYYY-MM-DD HH:MM:SS, got %q", vp, st)
 				}
-			case templates.CorePostAuthor:
+			case fields.CorePostAuthor:
 				id, ok := toID(v)
 				if !ok {
 					return invalid(vp, "%s must hold user ids, got %v", vp, v)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/contentgen/contentgen/templates"
+	"github.com/contentgen/contentgen/templates/fields"
 	"github.com/contentgen/contentgen/templates/localetext"
 )
 
@@ -25,7 +26,7 @@ const lookupLimit = 1000
 
 // coreSetting is one configured core field.
 type coreSetting struct {
-	field   templates.Field
+	field   fields.Field
 	setting templates.FieldSetting
 }
 
@@ -35,8 +36,8 @@ type coreSetting struct {
 // values. A nil *fieldPlan does nothing.
 type fieldPlan struct {
 	core      []coreSetting
-	fields    []templates.Field
-	relations []templates.Relation
+	fields    []fields.Field
+	relations []fields.Relation
 	custom    map[string]templates.FieldSetting
 	filler    *templates.Filler
 	lookup    *siteLookup
@@ -65,7 +66,7 @@ func (g *Generator) newFieldPlan(ctx context.Context, rn *run, pt *PostType, cfg
 	if cfg != nil {
 		c = *cfg
 	}
-	for _, f := range templates.CoreFields() {
+	for _, f := range fields.CoreFields() {
 		if s, ok := c.CoreFields[f.Name]; ok {
 			fp.core = append(fp.core, coreSetting{field: f, setting: s})
 		}
@@ -84,7 +85,7 @@ func (g *Generator) newFieldPlan(ctx context.Context, rn *run, pt *PostType, cfg
 		}
 		fp.custom = c.CustomFields
 		for _, name := range sortedNames(c.CustomFields) {
-			if !slices.ContainsFunc(fp.fields, func(f templates.Field) bool { return f.Name == name }) {
+			if !slices.ContainsFunc(fp.fields, func(f fields.Field) bool { return f.Name == name }) {
 				rn.warn("field_config names the custom field %s, which post type %s does not have; it was ignored", name, pt.Name)
 			}
 		}
@@ -216,7 +217,7 @@ func (fp *fieldPlan) applyRelations(ctx context.Context, rn *run, post *Post) er
 			if r.Required {
 				rn.warn("The required relation %s of %s could not be filled: no published %s exist", r.Name, post.Type, strings.Join(r.To, ", "))
 			}
-		case r.Cardinality == templates.ManyToMany || r.Cardinality == templates.OneToMany:
+		case r.Cardinality == fields.ManyToMany || r.Cardinality == fields.OneToMany:
 			post.Meta[r.Name] = metaString(ids)
 		default:
 			post.Meta[r.Name] = strconv.FormatInt(ids[0], 10)
@@ -228,20 +229,20 @@ func (fp *fieldPlan) applyRelations(ctx context.Context, rn *run, post *Post) er
 // relationTargets picks the targets of relation r for one post. One-to-one
 // and one-to-many relations walk a shuffled pool so that posts of a batch
 // get distinct targets while enough exist; the others pick at random.
-func (fp *fieldPlan) relationTargets(ctx context.Context, rn *run, r *templates.Relation) ([]int64, error) {
+func (fp *fieldPlan) relationTargets(ctx context.Context, rn *run, r *fields.Relation) ([]int64, error) {
 	pool, err := fp.lookup.IDs(ctx, templates.RefPost, r.To)
 	if err != nil || len(pool) == 0 {
 		return nil, err
 	}
 	n := 1
 	switch r.Cardinality {
-	case templates.OneToMany:
+	case fields.OneToMany:
 		n = 2
-	case templates.ManyToMany:
+	case fields.ManyToMany:
 		n = rn.between(1, 3)
 	}
 	n = min(n, len(pool))
-	if r.Cardinality == templates.OneToOne || r.Cardinality == templates.OneToMany {
+	if r.Cardinality == fields.OneToOne || r.Cardinality == fields.OneToMany {
 		rp := fp.rel[r.Name]
 		if rp == nil || len(rp.ids) != len(pool) {
 			rp = &relPool{ids: slices.Clone(pool)}
@@ -267,10 +268,10 @@ func (fp *fieldPlan) applyCore(rn *run, post *Post) {
 	for i := range fp.core {
 		c := &fp.core[i]
 		switch {
-		case c.field.Name == templates.CorePostAuthor:
+		case c.field.Name == fields.CorePostAuthor:
 			fp.applyAuthor(rn, post, c)
 			continue
-		case c.field.Name == templates.CorePostStatus && fp.statusSet:
+		case c.field.Name == fields.CorePostStatus && fp.statusSet:
 			continue
 		}
 		v, ok := fp.filler.Value(&c.field, &c.setting)
@@ -305,15 +306,15 @@ func (fp *fieldPlan) applyAuthor(rn *run, post *Post, c *coreSetting) {
 func (fp *fieldPlan) setCore(rn *run, post *Post, name, s string, ok bool) {
 	{
 		switch name {
-		case templates.CorePostTitle:
+		case fields.CorePostTitle:
 			if s != "" {
 				post.Title = s
 			}
-		case templates.CorePostContent:
+		case fields.CorePostContent:
 			post.Content = s
-		case templates.CorePostExcerpt:
+		case fields.CorePostExcerpt:
 			post.Excerpt = s
-		case templates.CorePostStatus:
+		case fields.CorePostStatus:
 			if ok && slices.Contains(postStatuses, s) {
 				post.Status = s
 				now := rn.now
@@ -323,7 +324,7 @@ func (fp *fieldPlan) setCore(rn *run, post *Post, name, s string, ok bool) {
 					post.Date = rn.publishedDate()
 				}
 			}
-		case templates.CorePostDate:
+		case fields.CorePostDate:
 			if t, ok := parseDate(s); ok {
 				post.Date = t
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/contentgen/contentgen/providers"
 	"github.com/contentgen/contentgen/templates"
+	"github.com/contentgen/contentgen/templates/fields"
 )
 
 // Custom fields: definitions from the field adapters, semantic detection
@@ -14,13 +15,13 @@ import (
 
 // Adapters returns the field adapter registry, nil when none is
 // configured.
-func (t *TemplatesService) Adapters() *templates.Registry { return t.g.cfg.FieldAdapters }
+func (t *TemplatesService) Adapters() *fields.Registry { return t.g.cfg.FieldAdapters }
 
 // postTypeFields returns what the winning adapter defines for postType;
 // the zero value when no registry is configured.
-func (g *Generator) postTypeFields(ctx context.Context, postType string) (templates.PostTypeFields, error) {
+func (g *Generator) postTypeFields(ctx context.Context, postType string) (fields.PostTypeFields, error) {
 	if g.cfg.FieldAdapters == nil {
-		return templates.PostTypeFields{}, nil
+		return fields.PostTypeFields{}, nil
 	}
 	pf, err := g.cfg.FieldAdapters.Fields(ctx, postType)
 	if err != nil {
@@ -37,7 +38,7 @@ func (g *Generator) postTypeFields(ctx context.Context, postType string) (templa
 // meaning the type itself does not give away.
 func aiAskable(t string) bool {
 	switch t {
-	case templates.TypeText, templates.TypeTextarea, templates.TypeNumber, templates.TypeRange:
+	case fields.TypeText, fields.TypeTextarea, fields.TypeNumber, fields.TypeRange:
 		return true
 	}
 	return false
@@ -45,7 +46,7 @@ func aiAskable(t string) bool {
 
 // fieldKey identifies a field towards detectors and caches: its key, else
 // its name.
-func fieldKey(f *templates.Field) string {
+func fieldKey(f *fields.Field) string {
 	if f.Key != "" {
 		return f.Key
 	}
@@ -58,12 +59,12 @@ func fieldKey(f *templates.Field) string {
 // could not place. An unusable or failing detector is reported to warn
 // and never fails the caller; its answers are used only when they name a
 // known semantic type that fits the field's type.
-func (g *Generator) detectFields(ctx context.Context, postType string, fields []templates.Field, warn func(format string, args ...any)) []templates.Field {
-	out := g.detected.Detect(postType, fields)
+func (g *Generator) detectFields(ctx context.Context, postType string, defs []fields.Field, warn func(format string, args ...any)) []fields.Field {
+	out := g.detected.Detect(postType, defs)
 	var ask []providers.Field
 	byKey := map[string]string{}
-	var collect func(fs []templates.Field)
-	collect = func(fs []templates.Field) {
+	var collect func(fs []fields.Field)
+	collect = func(fs []fields.Field) {
 		for i := range fs {
 			f := &fs[i]
 			if f.DetectedType == "" && aiAskable(f.Type) {
@@ -93,7 +94,7 @@ func (g *Generator) detectFields(ctx context.Context, postType string, fields []
 	if det == nil {
 		return out
 	}
-	found, err := det.Detect(ctx, postType, ask, templates.SemanticTypes())
+	found, err := det.Detect(ctx, postType, ask, fields.SemanticTypes())
 	if err != nil {
 		if ctx.Err() != nil {
 			return out
@@ -104,15 +105,15 @@ func (g *Generator) detectFields(ctx context.Context, postType string, fields []
 	types := map[string]string{}
 	for _, d := range found {
 		ft, ok := byKey[d.Key]
-		if ok && templates.IsSemanticType(d.Type) && templates.SemanticFits(d.Type, ft) {
+		if ok && fields.IsSemanticType(d.Type) && fields.SemanticFits(d.Type, ft) {
 			types[d.Key] = d.Type
 		}
 	}
 	if len(types) == 0 {
 		return out
 	}
-	var apply func(fs []templates.Field)
-	apply = func(fs []templates.Field) {
+	var apply func(fs []fields.Field)
+	apply = func(fs []fields.Field) {
 		for i := range fs {
 			f := &fs[i]
 			if t, ok := types[fieldKey(f)]; ok && f.DetectedType == "" {
@@ -127,32 +128,32 @@ func (g *Generator) detectFields(ctx context.Context, postType string, fields []
 
 // detectedFieldsOf reads and detects the fields of postType for the
 // information methods; detector problems are logged only.
-func (g *Generator) detectedFieldsOf(ctx context.Context, postType string) (templates.PostTypeFields, []templates.Field, error) {
+func (g *Generator) detectedFieldsOf(ctx context.Context, postType string) (fields.PostTypeFields, []fields.Field, error) {
 	pf, err := g.postTypeFields(ctx, postType)
 	if err != nil {
 		return pf, nil, err
 	}
-	fields := g.detectFields(ctx, postType, pf.Fields(), func(string, ...any) {})
-	return pf, fields, nil
+	defs := g.detectFields(ctx, postType, pf.Fields(), func(string, ...any) {})
+	return pf, defs, nil
 }
 
 // Fields returns what the field adapters define for a registered post type
 // (groups, relations, the adapter whose definitions apply) and its custom
 // fields with their detected semantic type set (offline detection, then
 // the AI detector when one is enabled).
-func (t *TemplatesService) Fields(ctx context.Context, postType string) (templates.PostTypeFields, []templates.Field, error) {
+func (t *TemplatesService) Fields(ctx context.Context, postType string) (fields.PostTypeFields, []fields.Field, error) {
 	pt, err := t.g.postType(ctx, postType)
 	if err != nil {
-		return templates.PostTypeFields{}, nil, err
+		return fields.PostTypeFields{}, nil, err
 	}
-	pf, fields, err := t.g.detectedFieldsOf(ctx, pt.Name)
+	pf, defs, err := t.g.detectedFieldsOf(ctx, pt.Name)
 	if err != nil {
 		return pf, nil, err
 	}
-	if fields == nil {
-		fields = []templates.Field{}
+	if defs == nil {
+		defs = []fields.Field{}
 	}
-	return pf, fields, nil
+	return pf, defs, nil
 }
 
 // ClearDetections forgets cached field detections, offline and AI, of one
@@ -177,27 +178,27 @@ func (t *TemplatesService) ClearDetections(ctx context.Context, postType string)
 // Dependencies lists the relational fields and relations of a registered
 // post type and, per target post type, its labels, the live number of
 // published posts and its default template.
-func (t *TemplatesService) Dependencies(ctx context.Context, postType string) (templates.DependencyReport, error) {
+func (t *TemplatesService) Dependencies(ctx context.Context, postType string) (fields.DependencyReport, error) {
 	g := t.g
 	pt, err := g.postType(ctx, postType)
 	if err != nil {
-		return templates.DependencyReport{}, err
+		return fields.DependencyReport{}, err
 	}
-	pf, fields, err := g.detectedFieldsOf(ctx, pt.Name)
+	pf, defs, err := g.detectedFieldsOf(ctx, pt.Name)
 	if err != nil {
-		return templates.DependencyReport{}, err
+		return fields.DependencyReport{}, err
 	}
 	info, err := g.targetInfo(ctx)
 	if err != nil {
-		return templates.DependencyReport{}, err
+		return fields.DependencyReport{}, err
 	}
-	return templates.AnalyzeDependencies(pt.Name, fields, pf.Relations, info), nil
+	return fields.AnalyzeDependencies(pt.Name, defs, pf.Relations, info), nil
 }
 
 // targetInfo returns what AnalyzeDependencies asks about target post
 // types: labels and published counts from the host, default templates
 // from the store.
-func (g *Generator) targetInfo(ctx context.Context) (func(string) templates.TargetInfo, error) {
+func (g *Generator) targetInfo(ctx context.Context) (func(string) fields.TargetInfo, error) {
 	types, err := g.host.PostTypes(ctx)
 	if err != nil {
 		return nil, failed(err, "listing post types")
@@ -210,8 +211,8 @@ func (g *Generator) targetInfo(ctx context.Context) (func(string) templates.Targ
 	for _, t := range list {
 		defaults[t.PostType] = t.Name
 	}
-	return func(name string) templates.TargetInfo {
-		ti := templates.TargetInfo{TemplateName: defaults[name]}
+	return func(name string) fields.TargetInfo {
+		ti := fields.TargetInfo{TemplateName: defaults[name]}
 		for i := range types {
 			pt := &types[i]
 			if pt.Name != name {

@@ -18,7 +18,7 @@ import (
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/contentgen/secrets"
 	"github.com/contentgen/contentgen/providers/ai"
-	"github.com/contentgen/contentgen/templates"
+	"github.com/contentgen/contentgen/templates/fields"
 )
 
 // aiServer is a model provider that answers with status and body and counts
@@ -67,7 +67,7 @@ func TestAISecondaryProviderOverTheWire(t *testing.T) {
 	seed := int64(31)
 	logs := &lockedBuffer{}
 	gen, err := contentgen.New(f.host, f.hist, &contentgen.Config{
-		Seed: &seed, Now: clock, Templates: f.tmpl, FieldAdapters: templates.NewRegistry(f.adapter),
+		Seed: &seed, Now: clock, Templates: f.tmpl, FieldAdapters: fields.NewRegistry(f.adapter),
 		Logger:    slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		AIKeyring: keyring,
 		AIProviders: map[string]ai.Options{

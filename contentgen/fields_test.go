@@ -20,66 +20,67 @@ import (
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/providers"
 	"github.com/contentgen/contentgen/templates"
+	"github.com/contentgen/contentgen/templates/fields"
 )
 
 func f64(v float64) *float64 { return &v }
 
 // bookFields are the custom fields of the fixture's book post type.
-func bookFields() []templates.Field {
-	return []templates.Field{
-		{Key: "field_isbn", Name: "isbn", Label: "ISBN", Type: templates.TypeText, Required: true},
-		{Key: "field_price", Name: "price", Label: "Price", Type: templates.TypeNumber, Min: f64(0), Max: f64(1000), Step: f64(0.01)},
-		{Key: "field_pages", Name: "pages", Label: "Pages", Type: templates.TypeNumber, Min: f64(50), Max: f64(1200)},
-		{Key: "field_format", Name: "format", Label: "Format", Type: templates.TypeSelect, Choices: []templates.Choice{
+func bookFields() []fields.Field {
+	return []fields.Field{
+		{Key: "field_isbn", Name: "isbn", Label: "ISBN", Type: fields.TypeText, Required: true},
+		{Key: "field_price", Name: "price", Label: "Price", Type: fields.TypeNumber, Min: f64(0), Max: f64(1000), Step: f64(0.01)},
+		{Key: "field_pages", Name: "pages", Label: "Pages", Type: fields.TypeNumber, Min: f64(50), Max: f64(1200)},
+		{Key: "field_format", Name: "format", Label: "Format", Type: fields.TypeSelect, Choices: []fields.Choice{
 			{Value: "hardcover", Label: "Hardcover"}, {Value: "paperback", Label: "Paperback"}, {Value: "ebook", Label: "E-book"},
 		}},
-		{Key: "field_summary", Name: "summary", Label: "Summary", Type: templates.TypeTextarea},
-		{Key: "field_contact", Name: "contact", Label: "Contact e-mail", Type: templates.TypeEmail},
-		{Key: "field_topics", Name: "topics", Label: "Topics", Type: templates.TypeTaxonomy, Taxonomy: demosite.GenreTaxonomy, Multiple: true},
-		{Key: "field_publisher", Name: "publisher", Label: "Publisher", Type: templates.TypePostObject, PostTypes: []string{"publisher"}, Required: true},
-		{Key: "field_xq", Name: "xq_value", Label: "Xq", Type: templates.TypeText},
+		{Key: "field_summary", Name: "summary", Label: "Summary", Type: fields.TypeTextarea},
+		{Key: "field_contact", Name: "contact", Label: "Contact e-mail", Type: fields.TypeEmail},
+		{Key: "field_topics", Name: "topics", Label: "Topics", Type: fields.TypeTaxonomy, Taxonomy: demosite.GenreTaxonomy, Multiple: true},
+		{Key: "field_publisher", Name: "publisher", Label: "Publisher", Type: fields.TypePostObject, PostTypes: []string{"publisher"}, Required: true},
+		{Key: "field_xq", Name: "xq_value", Label: "Xq", Type: fields.TypeText},
 	}
 }
 
 // bookRelations are relations of books that are not fields.
-func bookRelations() []templates.Relation {
-	return []templates.Relation{{Name: "imprint", Label: "Imprint", From: demosite.BookType, To: []string{"publisher"}, Cardinality: templates.ManyToOne}}
+func bookRelations() []fields.Relation {
+	return []fields.Relation{{Name: "imprint", Label: "Imprint", From: demosite.BookType, To: []string{"publisher"}, Cardinality: fields.ManyToOne}}
 }
 
 // mutableAdapter is a FieldAdapter whose fields a test can change.
 type mutableAdapter struct {
 	mu     sync.Mutex
-	fields []templates.Field
+	fields []fields.Field
 }
 
-func (a *mutableAdapter) Info() templates.AdapterInfo {
-	return templates.AdapterInfo{Name: "Test fields", Slug: "test", Version: "1", Active: true, Primary: true}
+func (a *mutableAdapter) Info() fields.AdapterInfo {
+	return fields.AdapterInfo{Name: "Test fields", Slug: "test", Version: "1", Active: true, Primary: true}
 }
 
 func (a *mutableAdapter) PostTypes(context.Context) ([]string, error) {
 	return []string{demosite.BookType}, nil
 }
 
-func (a *mutableAdapter) FieldGroups(_ context.Context, postType string) ([]templates.FieldGroup, error) {
+func (a *mutableAdapter) FieldGroups(_ context.Context, postType string) ([]fields.Group, error) {
 	if postType != demosite.BookType {
 		return nil, nil
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return []templates.FieldGroup{{Key: "group_book", Title: "Book details", PostTypes: []string{postType}, Fields: slices.Clone(a.fields)}}, nil
+	return []fields.Group{{Key: "group_book", Title: "Book details", PostTypes: []string{postType}, Fields: slices.Clone(a.fields)}}, nil
 }
 
-func (a *mutableAdapter) Relations(_ context.Context, postType string) ([]templates.Relation, error) {
+func (a *mutableAdapter) Relations(_ context.Context, postType string) ([]fields.Relation, error) {
 	if postType != demosite.BookType {
 		return nil, nil
 	}
 	return bookRelations(), nil
 }
 
-func (a *mutableAdapter) set(fields []templates.Field) {
+func (a *mutableAdapter) set(defs []fields.Field) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.fields = fields
+	a.fields = defs
 }
 
 // fakeDetector answers with fixed detections or fails.
@@ -92,15 +93,15 @@ type fakeDetector struct {
 
 func (d *fakeDetector) Name() string { return "fake" }
 
-func (d *fakeDetector) Detect(_ context.Context, _ string, fields []providers.Field, known []string) ([]providers.Detection, error) {
+func (d *fakeDetector) Detect(_ context.Context, _ string, defs []providers.Field, known []string) ([]providers.Detection, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.asked = append(d.asked, fields)
+	d.asked = append(d.asked, defs)
 	if d.err != nil {
 		return nil, d.err
 	}
 	var out []providers.Detection
-	for _, f := range fields {
+	for _, f := range defs {
 		if t, ok := d.answer[f.Name]; ok {
 			out = append(out, providers.Detection{Key: f.Key, Type: t, Confidence: 0.9})
 		}
@@ -128,7 +129,7 @@ func newFieldFixture(t testing.TB, seed int64, det providers.FieldDetector) *fie
 	hist := history.NewMemStore(clock)
 	ad := &mutableAdapter{fields: bookFields()}
 	store := templates.NewMemStore()
-	cfg := &contentgen.Config{Seed: &seed, Now: clock, Templates: store, FieldAdapters: templates.NewRegistry(ad)}
+	cfg := &contentgen.Config{Seed: &seed, Now: clock, Templates: store, FieldAdapters: fields.NewRegistry(ad)}
 	if det != nil {
 		cfg.AIDetector = det
 	}
@@ -229,7 +230,7 @@ func TestFieldConfigPrecedence(t *testing.T) {
 	tmpl, err := f.gen.Templates().Create(ctx, templates.Input{
 		Name: "Shop books", PostType: demosite.BookType,
 		FieldConfig: templates.FieldConfig{
-			CoreFields: map[string]templates.FieldSetting{templates.CorePostTitle: choose("", "The Fixed Title")},
+			CoreFields: map[string]templates.FieldSetting{fields.CorePostTitle: choose("", "The Fixed Title")},
 			CustomFields: map[string]templates.FieldSetting{
 				"format": choose("", "hardcover"),
 				"pages":  {Mode: templates.ModeCreate, Create: &templates.CreateOptions{Min: f64(100), Max: f64(110)}},
@@ -272,7 +273,7 @@ func TestChooseRotatesAcrossTheBatch(t *testing.T) {
 	req := books(7)
 	req.FieldConfig = &templates.FieldConfig{
 		CustomFields: map[string]templates.FieldSetting{"format": choose(templates.SelectionRotate, "hardcover", "paperback", "ebook")},
-		CoreFields:   map[string]templates.FieldSetting{templates.CorePostStatus: choose(templates.SelectionRotate, "draft", "pending")},
+		CoreFields:   map[string]templates.FieldSetting{fields.CorePostStatus: choose(templates.SelectionRotate, "draft", "pending")},
 	}
 	_, posts := f.generate(t, req)
 	var got []string
@@ -303,10 +304,10 @@ func TestCreateOptions(t *testing.T) {
 			"summary": {Mode: templates.ModeCreate, Create: &templates.CreateOptions{Method: templates.MethodWords, WordCountMin: 3, WordCountMax: 4}},
 		},
 		CoreFields: map[string]templates.FieldSetting{
-			templates.CorePostContent: {Mode: templates.ModeCreate, Create: &templates.CreateOptions{
+			fields.CorePostContent: {Mode: templates.ModeCreate, Create: &templates.CreateOptions{
 				ParagraphCountMin: 2, ParagraphCountMax: 2, IncludeHTML: new(true), HTMLOptions: &templates.HTMLOptions{Lists: true},
 			}},
-			templates.CorePostExcerpt: {Mode: templates.ModeNone},
+			fields.CorePostExcerpt: {Mode: templates.ModeNone},
 		},
 	}
 	_, posts := f.generate(t, req)
@@ -338,7 +339,7 @@ func TestRequiredFieldsNeverEmpty(t *testing.T) {
 			"publisher": {Mode: templates.ModeNone},
 			"summary":   {Mode: templates.ModeNone},
 		},
-		CoreFields: map[string]templates.FieldSetting{templates.CorePostTitle: {Mode: templates.ModeNone}},
+		CoreFields: map[string]templates.FieldSetting{fields.CorePostTitle: {Mode: templates.ModeNone}},
 	}
 	res, posts := f.generate(t, req)
 	require.Equal(t, 5, relatedTotal(res), "a required relational field still needs targets under mode none")
@@ -389,7 +390,7 @@ func TestRelatedPostsCountsAndOptions(t *testing.T) {
 
 	// Related posts made with a template carry its id and name.
 	pubTmpl, err := g.gen.Templates().Create(ctx, templates.Input{Name: "Publisher starter", PostType: "publisher",
-		FieldConfig: templates.FieldConfig{CoreFields: map[string]templates.FieldSetting{templates.CorePostTitle: choose("", "Acme Press")}}})
+		FieldConfig: templates.FieldConfig{CoreFields: map[string]templates.FieldSetting{fields.CorePostTitle: choose("", "Acme Press")}}})
 	require.NoError(t, err)
 	req.RelatedPosts = map[string]contentgen.RelatedPostsOption{"publisher": {Count: new(1), TemplateID: pubTmpl.ID}}
 	res, _ = g.generate(t, req)
@@ -534,7 +535,7 @@ func TestAIDetection(t *testing.T) {
 	ctx := context.Background()
 
 	// A detector answering for the field offline detection cannot place.
-	det := &fakeDetector{answer: map[string]string{"xq_value": templates.SemEmail}}
+	det := &fakeDetector{answer: map[string]string{"xq_value": fields.SemEmail}}
 	f := newFieldFixture(t, 29, det)
 	_, err := f.gen.Settings().Update(ctx, contentgen.SettingsPatch{AIEnabled: new(true)})
 	require.NoError(t, err)
@@ -547,11 +548,11 @@ func TestAIDetection(t *testing.T) {
 	require.Len(t, det.asked, 1)
 	require.Len(t, det.asked[0], 1, "only fields offline detection cannot place are asked about")
 	require.Equal(t, "xq_value", det.asked[0][0].Name)
-	_, fields, err := f.gen.Templates().Fields(ctx, demosite.BookType)
+	_, defs, err := f.gen.Templates().Fields(ctx, demosite.BookType)
 	require.NoError(t, err)
-	for _, fl := range fields {
+	for _, fl := range defs {
 		if fl.Name == "xq_value" {
-			require.Equal(t, templates.SemEmail, fl.DetectedType)
+			require.Equal(t, fields.SemEmail, fl.DetectedType)
 		}
 	}
 	_, _ = f.generate(t, books(1))
@@ -582,7 +583,7 @@ func TestAIDetection(t *testing.T) {
 	require.NotEmpty(t, posts[0].Meta["xq_value"])
 
 	// With AI off, the detector is never asked.
-	off := &fakeDetector{answer: map[string]string{"xq_value": templates.SemEmail}}
+	off := &fakeDetector{answer: map[string]string{"xq_value": fields.SemEmail}}
 	o := newFieldFixture(t, 29, off)
 	_, _ = o.generate(t, books(1))
 	require.Empty(t, off.asked)
@@ -600,7 +601,7 @@ func TestStaleTemplatesAndSync(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, st.InSync)
 
-	f.adapter.set(append(bookFields(), templates.Field{Key: "field_weight", Name: "weight", Label: "Weight", Type: templates.TypeNumber}))
+	f.adapter.set(append(bookFields(), fields.Field{Key: "field_weight", Name: "weight", Label: "Weight", Type: fields.TypeNumber}))
 	st, err = f.gen.Templates().Sync(ctx)
 	require.NoError(t, err)
 	require.Len(t, st.Stale, 1)

@@ -11,11 +11,12 @@ import (
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/locales/markup/markuptest"
 	"github.com/contentgen/contentgen/templates"
+	"github.com/contentgen/contentgen/templates/fields"
 )
 
 // withReview adds a wysiwyg field to the books of f.
 func withReview(f *fieldFixture) {
-	f.adapter.set(append(bookFields(), templates.Field{Key: "field_review", Name: "review", Label: "Review", Type: templates.TypeWYSIWYG}))
+	f.adapter.set(append(bookFields(), fields.Field{Key: "field_review", Name: "review", Label: "Review", Type: fields.TypeWYSIWYG}))
 }
 
 // The format reaches the post bodies, the wysiwyg field values, the

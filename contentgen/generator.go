@@ -15,7 +15,7 @@ import (
 	"github.com/contentgen/contentgen/locales"
 	"github.com/contentgen/contentgen/providers"
 	"github.com/contentgen/contentgen/providers/ai"
-	"github.com/contentgen/contentgen/templates"
+	"github.com/contentgen/contentgen/templates/fields"
 )
 
 // Generator makes fake content in a Host, tracks it in a history Store and
@@ -35,7 +35,7 @@ type Generator struct {
 	runs   atomic.Int64
 
 	// detected caches the offline field detection per post type.
-	detected templates.DetectionCache
+	detected fields.DetectionCache
 	// aiCache remembers AI detections.
 	aiCache *ai.Cache
 

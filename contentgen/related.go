@@ -7,15 +7,16 @@ import (
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/locales"
 	"github.com/contentgen/contentgen/templates"
+	"github.com/contentgen/contentgen/templates/fields"
 )
 
 // fillEmptyTaxonomies creates a few terms in each registered taxonomy that
 // a taxonomy field points at and that has none, so that the field gets a
 // value. They are tracked like the terms of a posts run.
-func (g *Generator) fillEmptyTaxonomies(ctx context.Context, rn *run, postType string, fields []templates.Field, made map[string]int) error {
+func (g *Generator) fillEmptyTaxonomies(ctx context.Context, rn *run, postType string, defs []fields.Field, made map[string]int) error {
 	seen := map[string]bool{}
-	for _, f := range templates.Flatten(fields) {
-		if f.Type != templates.TypeTaxonomy || f.Taxonomy == "" || seen[f.Taxonomy] {
+	for _, f := range fields.Flatten(defs) {
+		if f.Type != fields.TypeTaxonomy || f.Taxonomy == "" || seen[f.Taxonomy] {
 			continue
 		}
 		seen[f.Taxonomy] = true
@@ -95,14 +96,14 @@ func (g *Generator) createRelated(ctx context.Context, rn *run, p *postsPlan, fp
 // values need no targets.
 func relatedWanted(p *postsPlan, fp *fieldPlan) map[string]int {
 	want := map[string]int{}
-	for _, d := range templates.Dependencies(p.pt.Name, fp.fields, fp.relations) {
-		if d.Source == templates.SourceField {
+	for _, d := range fields.Dependencies(p.pt.Name, fp.fields, fp.relations) {
+		if d.Source == fields.SourceField {
 			if s, ok := fp.custom[d.FieldName]; ok && (s.Mode == templates.ModeChoose || s.Mode == templates.ModeNone && !d.Required) {
 				continue
 			}
 		}
 		for _, t := range d.TargetPostTypes {
-			want[t] = max(want[t], templates.CardinalityDefault(d.Cardinality, p.count))
+			want[t] = max(want[t], fields.CardinalityDefault(d.Cardinality, p.count))
 		}
 	}
 	return want

@@ -12,6 +12,7 @@ import (
 
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/templates"
+	"github.com/contentgen/contentgen/templates/fields"
 )
 
 // templateRoutes registers the template, custom field, dependency and
@@ -381,25 +382,25 @@ func (a *API) templateFields(w http.ResponseWriter, r *http.Request, postType st
 	if err != nil {
 		return err
 	}
-	pf, fields, err := a.g.Templates().Fields(r.Context(), pt.Name)
+	pf, defs, err := a.g.Templates().Fields(r.Context(), pt.Name)
 	if err != nil {
 		return err
 	}
 	core := map[string]templates.FieldInfo{}
-	for _, f := range templates.SupportedCoreFields(pt.Supports) {
+	for _, f := range fields.SupportedCoreFields(pt.Supports) {
 		core[f.Name] = templates.DescribeField(&f)
 	}
 	custom := map[string]customFieldGroup{}
-	if len(fields) > 0 {
+	if len(defs) > 0 {
 		titles := make([]string, 0, len(pf.Groups))
 		for _, gr := range pf.Groups {
 			if gr.Title != "" && !slices.Contains(titles, gr.Title) {
 				titles = append(titles, gr.Title)
 			}
 		}
-		grp := customFieldGroup{GroupTitle: strings.Join(titles, ", "), Fields: make([]templates.FieldInfo, len(fields))}
-		for i := range fields {
-			grp.Fields[i] = templates.DescribeField(&fields[i])
+		grp := customFieldGroup{GroupTitle: strings.Join(titles, ", "), Fields: make([]templates.FieldInfo, len(defs))}
+		for i := range defs {
+			grp.Fields[i] = templates.DescribeField(&defs[i])
 		}
 		custom[pf.Adapter.Slug] = grp
 	}
@@ -466,24 +467,24 @@ func (a *API) staleTemplates(w http.ResponseWriter, r *http.Request) error {
 
 func (a *API) customFields(w http.ResponseWriter, r *http.Request) error {
 	pt := r.PathValue("post_type")
-	_, fields, err := a.g.Templates().Fields(r.Context(), pt)
+	_, defs, err := a.g.Templates().Fields(r.Context(), pt)
 	if err != nil {
 		return err
 	}
 	return ok(w, struct {
-		Success  bool              `json:"success"`
-		PostType string            `json:"post_type"`
-		Fields   []templates.Field `json:"fields"`
-		Count    int               `json:"count"`
-	}{true, pt, fields, len(fields)})
+		Success  bool           `json:"success"`
+		PostType string         `json:"post_type"`
+		Fields   []fields.Field `json:"fields"`
+		Count    int            `json:"count"`
+	}{true, pt, defs, len(defs)})
 }
 
 func (a *API) fieldPlugins(w http.ResponseWriter, r *http.Request) error {
 	out := struct {
-		Success  bool                    `json:"success"`
-		Adapters []templates.AdapterInfo `json:"adapters"`
-		Primary  *string                 `json:"primary"`
-	}{Success: true, Adapters: []templates.AdapterInfo{}}
+		Success  bool                 `json:"success"`
+		Adapters []fields.AdapterInfo `json:"adapters"`
+		Primary  *string              `json:"primary"`
+	}{Success: true, Adapters: []fields.AdapterInfo{}}
 	if reg := a.g.Templates().Adapters(); reg != nil {
 		out.Adapters = append(out.Adapters, reg.Adapters()...)
 		if p, ok := reg.Primary(); ok {
@@ -533,7 +534,7 @@ func (a *API) dependencies(w http.ResponseWriter, r *http.Request) error {
 	}
 	return ok(w, struct {
 		Success bool `json:"success"`
-		templates.DependencyReport
+		fields.DependencyReport
 	}{true, rep})
 }
 
@@ -541,7 +542,7 @@ func (a *API) fieldSchema(w http.ResponseWriter, r *http.Request) error {
 	ft := r.PathValue("field_type")
 	s, found := templates.SchemaFor(ft)
 	if !found {
-		return paramError("field_type", "field_type %q is not supported; supported types: %s", ft, strings.Join(templates.FieldTypes(), ", "))
+		return paramError("field_type", "field_type %q is not supported; supported types: %s", ft, strings.Join(fields.Types(), ", "))
 	}
 	return ok(w, struct {
 		Success bool `json:"success"`

@@ -18,7 +18,8 @@ import (
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/httpapi"
 	"github.com/contentgen/contentgen/templates"
-	"github.com/contentgen/contentgen/templates/acfjson"
+	"github.com/contentgen/contentgen/templates/fields"
+	"github.com/contentgen/contentgen/templates/fields/acfjson"
 )
 
 // bookGroup is an ACF local JSON field group for books; extra adds
@@ -52,7 +53,7 @@ func newFieldsEnv(t *testing.T) *fieldsEnv {
 	writeGroup(t, dir, "")
 	e := newEnvWith(t, func(c *contentgen.Config) {
 		c.Templates = templates.NewMemStore()
-		c.FieldAdapters = templates.NewRegistry(acfjson.New(os.DirFS(dir), &acfjson.Options{Primary: true}))
+		c.FieldAdapters = fields.NewRegistry(acfjson.New(os.DirFS(dir), &acfjson.Options{Primary: true}))
 	}, nil)
 	require.NoError(t, e.host.RegisterPostType(contentgen.PostType{
 		Name: "publisher", Label: "Publishers", Public: true,
@@ -453,16 +454,16 @@ func TestFieldInformationEndpoints(t *testing.T) {
 	require.Equal(t, http.StatusOK, status, body)
 	requireShape(t, body, map[string]string{"success": "boolean", "post_type": "string", "fields": "array", "count": "number"})
 	require.EqualValues(t, 5, body["count"])
-	fields := map[string]map[string]any{}
+	defs := map[string]map[string]any{}
 	for _, f := range body["fields"].([]any) {
 		fm := f.(map[string]any)
 		requireShape(t, fm, map[string]string{"key": "string", "name": "string", "label": "string", "type": "string", "required": "boolean", "instructions": "string", "detected_type": "string"})
-		fields[fm["name"].(string)] = fm
+		defs[fm["name"].(string)] = fm
 	}
-	require.Equal(t, "isbn", fields["isbn"]["detected_type"])
-	require.Equal(t, "price", fields["price"]["detected_type"])
-	require.Equal(t, 0.99, fields["price"]["min"])
-	require.Equal(t, true, fields["publisher"]["required"])
+	require.Equal(t, "isbn", defs["isbn"]["detected_type"])
+	require.Equal(t, "price", defs["price"]["detected_type"])
+	require.Equal(t, 0.99, defs["price"]["min"])
+	require.Equal(t, true, defs["publisher"]["required"])
 	_, body = e.do("GET", "/fields/post", nil, asAdmin)
 	require.Equal(t, []any{}, body["fields"], "a post type without field groups has no fields")
 
@@ -515,7 +516,7 @@ func TestFieldInformationEndpoints(t *testing.T) {
 		opts = append(opts, o.(map[string]any)["name"].(string))
 	}
 	require.Equal(t, []string{"min", "max", "decimal_places"}, opts)
-	for _, ft := range templates.FieldTypes() {
+	for _, ft := range fields.Types() {
 		status, _ := e.do("GET", "/field-schema/"+ft, nil, asAdmin)
 		require.Equal(t, http.StatusOK, status, ft)
 	}
@@ -671,7 +672,7 @@ func FuzzTemplateBodies(f *testing.F) {
 	require.NoError(f, host.RegisterPostType(contentgen.PostType{Name: "publisher", Label: "Publishers", Public: true}))
 	gen, err := contentgen.New(host, history.NewMemStore(nil), &contentgen.Config{
 		MaxCount:      20,
-		FieldAdapters: templates.NewRegistry(acfjson.New(os.DirFS(dir), nil)),
+		FieldAdapters: fields.NewRegistry(acfjson.New(os.DirFS(dir), nil)),
 	})
 	require.NoError(f, err)
 	_, err = gen.Templates().Create(context.Background(), templates.Input{Name: "Seed", PostType: "book"})

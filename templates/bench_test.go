@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/contentgen/contentgen/templates"
+	"github.com/contentgen/contentgen/templates/fields"
 )
 
 // benchFields is a custom post type with 15 custom fields, 2 of them
 // relations.
-func benchFields() []templates.Field {
-	return []templates.Field{
+func benchFields() []fields.Field {
+	return []fields.Field{
 		{Name: "isbn", Type: "text", Required: true, DetectedType: "isbn", MaxLength: 17},
 		{Name: "subtitle", Type: "text", MaxLength: 80},
 		{Name: "blurb", Type: "textarea", MaxLength: 280},
@@ -33,12 +34,12 @@ func benchFields() []templates.Field {
 // BenchmarkFill500Posts fills the 15 custom fields of 500 posts, relations
 // resolved, as one generation run does.
 func BenchmarkFill500Posts(b *testing.B) {
-	fields := benchFields()
+	defs := benchFields()
 	b.ReportAllocs()
 	for b.Loop() {
 		g := newFiller(1, &templates.FillOptions{})
 		for range 500 {
-			_ = fillResolved(b, g, fields)
+			_ = fillResolved(b, g, defs)
 		}
 	}
 }
@@ -47,35 +48,35 @@ func BenchmarkFill500Posts(b *testing.B) {
 // small string or number per field stored in a map, nothing else.
 func BenchmarkFillFloor(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
-	fields := benchFields()
+	defs := benchFields()
 	b.ReportAllocs()
 	for b.Loop() {
-		m := make(map[string]any, len(fields))
-		for i := range fields {
-			m[fields[i].Name] = strconv.Itoa(r.IntN(1000))
+		m := make(map[string]any, len(defs))
+		for i := range defs {
+			m[defs[i].Name] = strconv.Itoa(r.IntN(1000))
 		}
 	}
 }
 
 // BenchmarkFillPost is one post of BenchmarkFill500Posts.
 func BenchmarkFillPost(b *testing.B) {
-	fields := benchFields()
+	defs := benchFields()
 	g := newFiller(1, &templates.FillOptions{})
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = fillResolved(b, g, fields)
+		_ = fillResolved(b, g, defs)
 	}
 }
 
 // BenchmarkValue measures one value per field type.
 func BenchmarkValue(b *testing.B) {
-	fields := append(benchFields(),
-		templates.Field{Name: "review", Type: "wysiwyg"},
-		templates.Field{Name: "schedule", Type: "repeater", SubFields: []templates.Field{{Name: "t", Type: "time_picker"}, {Name: "s", Type: "text"}}},
-		templates.Field{Name: "venue", Type: "google_map"},
+	defs := append(benchFields(),
+		fields.Field{Name: "review", Type: "wysiwyg"},
+		fields.Field{Name: "schedule", Type: "repeater", SubFields: []fields.Field{{Name: "t", Type: "time_picker"}, {Name: "s", Type: "text"}}},
+		fields.Field{Name: "venue", Type: "google_map"},
 	)
-	for i := range fields {
-		f := &fields[i]
+	for i := range defs {
+		f := &defs[i]
 		b.Run(f.Type+"/"+f.Name, func(b *testing.B) {
 			g := newFiller(1, &templates.FillOptions{})
 			b.ReportAllocs()
@@ -88,9 +89,9 @@ func BenchmarkValue(b *testing.B) {
 
 // BenchmarkDetect measures detection of one field name.
 func BenchmarkDetect(b *testing.B) {
-	f := templates.Field{Key: "field_5f8a1c2b", Name: "billing_email_address", Label: "E-Mail-Adresse", Type: "text"}
+	f := fields.Field{Key: "field_5f8a1c2b", Name: "billing_email_address", Label: "E-Mail-Adresse", Type: "text"}
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = templates.Detect(&f)
+		_ = fields.Detect(&f)
 	}
 }

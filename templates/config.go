@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/contentgen/contentgen/internal/jsonclone"
 	"github.com/contentgen/contentgen/locales/markup"
 )
 
@@ -338,33 +339,10 @@ func (s FieldSetting) Clone() FieldSetting {
 	}
 	if s.Choose != nil {
 		c := *s.Choose
-		c.Values = cloneAny(c.Values).([]any)
+		c.Values = jsonclone.Value(c.Values).([]any)
 		s.Choose = &c
 	}
 	return s
-}
-
-// cloneAny deep-copies the JSON-like values of choose lists.
-func cloneAny(v any) any {
-	switch x := v.(type) {
-	case []any:
-		if x == nil {
-			return x
-		}
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = cloneAny(e)
-		}
-		return out
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = cloneAny(e)
-		}
-		return out
-	default:
-		return v
-	}
 }
 
 // Clone returns a deep copy of c (nil stays nil).

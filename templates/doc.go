@@ -1,11 +1,12 @@
 // Package templates holds saved generation configurations (templates), the
-// field and taxonomy configuration they carry, and what makes generation
-// field-aware: custom field definitions from field adapters, semantic
-// detection of what a field means, value generation that respects each
-// field's settings, and the dependencies between post types.
+// field and taxonomy configuration they carry, and value generation that
+// respects each field's settings. The custom field definitions themselves
+// (adapters, semantic detection, dependencies between post types) live in
+// the fields subpackage.
 //
-// The package imports only the leaf package locales/markup from the rest
-// of the module, for the content format of wysiwyg values.
+// The package imports only templates/fields and the leaf package
+// locales/markup from the rest of the module, for the content format of
+// wysiwyg values.
 //
 // # Templates
 //
@@ -41,26 +42,10 @@
 // # Stale templates
 //
 // When a template is saved, the Library records the Signature of the post
-// type's fields (SignatureOf), from its Signature hook. Library.Stale
-// lists templates whose post type's fields have changed since;
+// type's fields (SignatureOf over their fields.Field definitions), from its
+// Signature hook. Library.Stale lists templates whose post type's fields have changed since;
 // Library.Status and Library.MarkSeen keep the "fields changed" notice of
 // the sync endpoints, remembered by the Store's SyncMark.
-//
-// # Fields and adapters
-//
-// A FieldAdapter reports field groups (Field definitions, ACF's field
-// types and settings) and relations for post types. CodeAdapter serves
-// groups registered in code; the acfjson subpackage reads ACF local JSON
-// files. A Registry combines adapters: when several define a post type,
-// the primary adapter's definitions win.
-//
-// # Detection
-//
-// Detect finds a field's semantic type (one of SemanticTypes: email,
-// phone, price, city, isbn, ...) from its name, label, key, instructions
-// and type, offline, in English, German, French, Spanish, Italian, Dutch,
-// Portuguese and Polish. DetectionCache keeps detections per post type.
-// SemanticFits checks an AI detector's answers.
 //
 // # Values
 //
@@ -72,11 +57,4 @@
 // fields yield Refs that a Lookup of existing ids resolves; CollectRefs
 // tells how many objects of which types a batch needs. The same seed gives
 // the same values.
-//
-// # Dependencies
-//
-// AnalyzeDependencies lists the relational fields and relations of a post
-// type with their target post types, as the dependencies endpoint reports
-// them; RelatedToCreate says how many related posts a batch should
-// auto-create for a target.
 package templates

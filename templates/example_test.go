@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/contentgen/contentgen/templates"
+	"github.com/contentgen/contentgen/templates/fields"
 )
 
 // A variant stores only what it overrides and is merged over its parent
@@ -59,7 +60,7 @@ func ExampleParamError() {
 
 // Detection works offline on names, labels and types in several languages.
 func ExampleDetect() {
-	for _, f := range []templates.Field{
+	for _, f := range []fields.Field{
 		{Name: "billing_email", Type: "text"},
 		{Name: "Postleitzahl", Type: "text"},
 		{Name: "prix", Type: "number"},
@@ -67,7 +68,7 @@ func ExampleDetect() {
 		{Name: "birthday", Type: "date_picker"},
 		{Name: "product_name", Type: "text"},
 	} {
-		d := templates.Detect(&f)
+		d := fields.Detect(&f)
 		fmt.Printf("%-14s %-12q %.2f %s\n", f.Name, d.Type, d.Confidence, d.Source)
 	}
 	// Output:
@@ -83,10 +84,10 @@ func ExampleDetect() {
 // fields resolve against the ids a Lookup supplies. The same seed gives the
 // same values.
 func ExampleFiller() {
-	fields := templates.DetectFields([]templates.Field{
+	defs := fields.DetectFields([]fields.Field{
 		{Name: "isbn", Type: "text", Required: true},
 		{Name: "price", Type: "number", Min: templates.Ptr(5.0), Max: templates.Ptr(40.0), Step: templates.Ptr(0.5)},
-		{Name: "format", Type: "select", Choices: []templates.Choice{{Value: "hardcover", Label: "Hardcover"}, {Value: "ebook", Label: "E-book"}}},
+		{Name: "format", Type: "select", Choices: []fields.Choice{{Value: "hardcover", Label: "Hardcover"}, {Value: "ebook", Label: "E-book"}}},
 		{Name: "published", Type: "date_picker", ReturnFormat: "Y-m-d"},
 		{Name: "author", Type: "post_object", PostTypes: []string{"author"}},
 	})
@@ -98,7 +99,7 @@ func ExampleFiller() {
 	g := templates.NewFiller(r, nil, &templates.FillOptions{Now: time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)})
 	for range 2 {
 		// Relational fields come as Refs; Resolve points them at ids.
-		v, err := g.Resolve(context.Background(), g.Fill(fields, settings), authors)
+		v, err := g.Resolve(context.Background(), g.Fill(defs, settings), authors)
 		if err != nil {
 			panic(err)
 		}
@@ -113,17 +114,17 @@ func ExampleFiller() {
 // The dependency report of a post type lists its relational fields and the
 // post types they need, with what the caller knows about those.
 func ExampleAnalyzeDependencies() {
-	fields := []templates.Field{
+	defs := []fields.Field{
 		{Name: "book_author", Type: "relationship", PostTypes: []string{"author"}, Required: true},
 		{Name: "publisher", Type: "post_object", PostTypes: []string{"publisher"}},
 	}
-	rep := templates.AnalyzeDependencies("book", fields, nil, func(pt string) templates.TargetInfo {
-		return templates.TargetInfo{Label: map[string]string{"author": "Author", "publisher": "Publisher"}[pt], ExistingCount: 3}
+	rep := fields.AnalyzeDependencies("book", defs, nil, func(pt string) fields.TargetInfo {
+		return fields.TargetInfo{Label: map[string]string{"author": "Author", "publisher": "Publisher"}[pt], ExistingCount: 3}
 	})
 	enc := json.NewEncoder(os.Stdout)
 	enc.Encode(rep.Dependencies[0])
 	enc.Encode(rep.UniqueTargets["author"])
-	fmt.Println("author posts to auto-create for 20 books:", templates.RelatedToCreate(rep.Dependencies[0].Cardinality, 20, 3))
+	fmt.Println("author posts to auto-create for 20 books:", fields.RelatedToCreate(rep.Dependencies[0].Cardinality, 20, 3))
 	// Output:
 	// {"field_name":"book_author","field_type":"relationship","target_post_types":["author"],"target_labels":{"author":"Author"},"is_multiple":true,"source":"field","cardinality":"many_to_many","required":true}
 	// {"label":"Author","plural_label":"Author","existing_count":3,"has_template":false,"template_name":null,"is_required":true,"required_by_fields":["book_author"]}
@@ -159,7 +160,7 @@ func ExampleLibrary_Export() {
 // reports the templates whose fields changed since.
 func ExampleNewLibrary() {
 	ctx := context.Background()
-	site := map[string][]templates.Field{"book": {{Name: "isbn", Type: "text"}}}
+	site := map[string][]fields.Field{"book": {{Name: "isbn", Type: "text"}}}
 	lib := templates.NewLibrary(templates.NewMemStore(), &templates.LibraryOptions{
 		Check: func(ctx context.Context, postType string, tc templates.TaxonomyConfig) error {
 			if _, ok := site[postType]; !ok {
@@ -176,7 +177,7 @@ func ExampleNewLibrary() {
 	books, _ := lib.Create(ctx, templates.Input{Name: "Books", PostType: "book"})
 	fmt.Println(books.FieldSignature)
 
-	site["book"] = append(site["book"], templates.Field{Name: "pages", Type: "number"})
+	site["book"] = append(site["book"], fields.Field{Name: "pages", Type: "number"})
 	stale, _ := lib.Stale(ctx, map[string]templates.Signature{"book": templates.SignatureOf(site["book"])})
 	fmt.Println(stale[0].Name, "gained", stale[0].AddedFields)
 	// Output:

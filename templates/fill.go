@@ -3,6 +3,7 @@ package templates
 import (
 	"context"
 	"fmt"
+	"github.com/contentgen/contentgen/templates/fields"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/contentgen/contentgen/internal/jsonclone"
 	"github.com/contentgen/contentgen/locales/markup"
 )
 
@@ -77,7 +79,7 @@ func NewFiller(r *rand.Rand, text TextSource, opts *FillOptions) *Filler {
 // is created anyway. Mode choose picks from setting.Choose.Values, randomly
 // or in rotation; lists are wrapped for fields holding several values.
 // Relational fields give a Ref unless FillOptions.Lookup is set.
-func (g *Filler) Value(field *Field, setting *FieldSetting) (v any, ok bool) {
+func (g *Filler) Value(field *fields.Field, setting *FieldSetting) (v any, ok bool) {
 	mode := ModeCreate
 	if setting != nil && setting.Mode != "" {
 		mode = setting.Mode
@@ -107,7 +109,7 @@ func (g *Filler) Value(field *Field, setting *FieldSetting) (v any, ok bool) {
 // Fill returns the values of fields under settings (keyed by field name,
 // as in FieldConfig.CustomFields; a missing setting means create), leaving
 // out the fields Value says not to set. Fields are visited in order.
-func (g *Filler) Fill(fields []Field, settings map[string]FieldSetting) map[string]any {
+func (g *Filler) Fill(fields []fields.Field, settings map[string]FieldSetting) map[string]any {
 	out := make(map[string]any, len(fields))
 	for i := range fields {
 		f := &fields[i]
@@ -167,7 +169,7 @@ func isEmpty(v any) bool {
 	return false
 }
 
-func (g *Filler) choose(f *Field, c *ChooseOptions) any {
+func (g *Filler) choose(f *fields.Field, c *ChooseOptions) any {
 	var v any
 	if c.SelectionMode == SelectionRotate {
 		key := f.Key + "\x00" + f.Name
@@ -177,7 +179,7 @@ func (g *Filler) choose(f *Field, c *ChooseOptions) any {
 	} else {
 		v = c.Values[g.r.IntN(len(c.Values))]
 	}
-	v = cloneAny(v)
+	v = jsonclone.Value(v)
 	if holdsList(f) {
 		if _, isList := v.([]any); !isList {
 			v = []any{v}
@@ -187,35 +189,35 @@ func (g *Filler) choose(f *Field, c *ChooseOptions) any {
 }
 
 // holdsList reports whether values of f are lists.
-func holdsList(f *Field) bool {
+func holdsList(f *fields.Field) bool {
 	switch f.Type {
-	case TypeCheckbox, TypeRelationship, TypeGallery:
+	case fields.TypeCheckbox, fields.TypeRelationship, fields.TypeGallery:
 		return true
-	case TypeSelect, TypePostObject, TypeUser, TypeTaxonomy:
+	case fields.TypeSelect, fields.TypePostObject, fields.TypeUser, fields.TypeTaxonomy:
 		return f.Multiple
 	}
 	return false
 }
 
-func (g *Filler) create(f *Field, o *CreateOptions) any {
+func (g *Filler) create(f *fields.Field, o *CreateOptions) any {
 	switch f.Type {
-	case TypeText:
+	case fields.TypeText:
 		return g.text1(f, o)
-	case TypeTextarea:
+	case fields.TypeTextarea:
 		return g.textarea(f, o)
-	case TypeWYSIWYG:
+	case fields.TypeWYSIWYG:
 		return g.wysiwyg(o)
-	case TypeNumber, TypeRange:
+	case fields.TypeNumber, fields.TypeRange:
 		return g.number(f, o)
-	case TypeEmail:
+	case fields.TypeEmail:
 		return g.email(f.MaxLength)
-	case TypeURL:
+	case fields.TypeURL:
 		return g.url(f.MaxLength)
-	case TypePassword:
+	case fields.TypePassword:
 		return g.password(f.MaxLength)
-	case TypeSelect, TypeRadio, TypeCheckbox:
+	case fields.TypeSelect, fields.TypeRadio, fields.TypeCheckbox:
 		return g.choice(f)
-	case TypeTrueFalse:
+	case fields.TypeTrueFalse:
 		on := f.Required || g.r.IntN(2) == 0
 		if g.opts.StorageFormat {
 			if on {
@@ -224,13 +226,13 @@ func (g *Filler) create(f *Field, o *CreateOptions) any {
 			return 0
 		}
 		return on
-	case TypeDatePicker, TypeDateTimePicker, TypeTimePicker:
+	case fields.TypeDatePicker, fields.TypeDateTimePicker, fields.TypeTimePicker:
 		return g.dateValue(f)
-	case TypeColorPicker:
+	case fields.TypeColorPicker:
 		return g.color(f.EnableOpacity)
-	case TypeRelationship, TypePostObject, TypeTaxonomy, TypeUser, TypeImage, TypeFile, TypeGallery:
+	case fields.TypeRelationship, fields.TypePostObject, fields.TypeTaxonomy, fields.TypeUser, fields.TypeImage, fields.TypeFile, fields.TypeGallery:
 		return g.ref(f)
-	case TypeRepeater:
+	case fields.TypeRepeater:
 		if g.depth >= maxDepth {
 			return []map[string]any{}
 		}
@@ -243,9 +245,9 @@ func (g *Filler) create(f *Field, o *CreateOptions) any {
 			rows[i] = g.group(f.SubFields)
 		}
 		return rows
-	case TypeGroup:
+	case fields.TypeGroup:
 		return g.group(f.SubFields)
-	case TypeLink:
+	case fields.TypeLink:
 		u := g.url(0)
 		if f.ReturnFormat == "url" {
 			return u
@@ -255,7 +257,7 @@ func (g *Filler) create(f *Field, o *CreateOptions) any {
 			target = "_blank"
 		}
 		return map[string]any{"title": titleCase(g.text.Words(between(g.r, 2, 4))), "url": u, "target": target}
-	case TypeGoogleMap:
+	case fields.TypeGoogleMap:
 		city := g.city()
 		return map[string]any{
 			"address": g.address() + ", " + city, "city": city, "country": pick(g.r, countries),
@@ -270,7 +272,7 @@ func (g *Filler) create(f *Field, o *CreateOptions) any {
 	return g.limit(g.text.Words(between(g.r, 2, 5)), f.MaxLength)
 }
 
-func (g *Filler) group(fields []Field) map[string]any {
+func (g *Filler) group(fields []fields.Field) map[string]any {
 	if g.depth >= maxDepth {
 		return map[string]any{}
 	}
@@ -289,7 +291,7 @@ const MaxItems = 50
 
 // countRange returns the item count bounds of f from Min and Max, with
 // defaults lo and hi, between 1 and MaxItems.
-func countRange(f *Field, lo, hi int) (int, int) {
+func countRange(f *fields.Field, lo, hi int) (int, int) {
 	if f.Min != nil && *f.Min > 0 {
 		lo = int(math.Ceil(math.Min(*f.Min, MaxItems)))
 		hi = max(hi, lo)
@@ -302,7 +304,7 @@ func countRange(f *Field, lo, hi int) (int, int) {
 }
 
 // text1 fills a single-line text field.
-func (g *Filler) text1(f *Field, o *CreateOptions) string {
+func (g *Filler) text1(f *fields.Field, o *CreateOptions) string {
 	if (o == nil || o.Method == "") && f.DetectedType != "" {
 		if v, ok := g.semanticText(f.DetectedType, f); ok {
 			return g.limit(v, f.MaxLength)
@@ -311,8 +313,8 @@ func (g *Filler) text1(f *Field, o *CreateOptions) string {
 	return g.limit(g.byMethod(o, MethodWords, 2, 6), f.MaxLength)
 }
 
-func (g *Filler) textarea(f *Field, o *CreateOptions) string {
-	if (o == nil || o.Method == "") && f.DetectedType != "" && f.DetectedType != SemDescription {
+func (g *Filler) textarea(f *fields.Field, o *CreateOptions) string {
+	if (o == nil || o.Method == "") && f.DetectedType != "" && f.DetectedType != fields.SemDescription {
 		if v, ok := g.semanticText(f.DetectedType, f); ok {
 			return g.limit(v, f.MaxLength)
 		}
@@ -465,12 +467,12 @@ func (g *Filler) limit(s string, maxLen int) string {
 }
 
 // number fills number and range fields.
-func (g *Filler) number(f *Field, o *CreateOptions) any {
+func (g *Filler) number(f *fields.Field, o *CreateOptions) any {
 	lo, hi, decimals := 0.0, 100.0, 0
 	if f.DetectedType != "" {
 		if r, ok := semanticRanges[f.DetectedType]; ok {
 			lo, hi, decimals = r.lo, r.hi, r.decimals
-			if f.DetectedType == SemYear {
+			if f.DetectedType == fields.SemYear {
 				hi = float64(g.opts.Now.Year())
 			}
 		}
@@ -576,14 +578,14 @@ type numRange struct {
 
 // semanticRanges are plausible ranges of numeric semantic types.
 var semanticRanges = map[string]numRange{
-	SemPrice: {1, 500, 2}, SemRating: {1, 5, 0}, SemLatitude: {-55, 70, 6}, SemLongitude: {-180, 180, 6},
-	SemYear: {1950, 2025, 0}, SemAge: {18, 90, 0}, SemQuantity: {0, 500, 0}, SemPercentage: {0, 100, 0},
-	SemWeight: {0.1, 100, 1}, SemDimension: {1, 300, 0}, SemDuration: {5, 240, 0},
-	SemPostcode: {10000, 99999, 0}, SemPhone: {2000000000, 9999999999, 0}, SemISBN: {9780000000000, 9799999999999, 0},
-	SemSKU: {100000, 999999, 0},
+	fields.SemPrice: {1, 500, 2}, fields.SemRating: {1, 5, 0}, fields.SemLatitude: {-55, 70, 6}, fields.SemLongitude: {-180, 180, 6},
+	fields.SemYear: {1950, 2025, 0}, fields.SemAge: {18, 90, 0}, fields.SemQuantity: {0, 500, 0}, fields.SemPercentage: {0, 100, 0},
+	fields.SemWeight: {0.1, 100, 1}, fields.SemDimension: {1, 300, 0}, fields.SemDuration: {5, 240, 0},
+	fields.SemPostcode: {10000, 99999, 0}, fields.SemPhone: {2000000000, 9999999999, 0}, fields.SemISBN: {9780000000000, 9799999999999, 0},
+	fields.SemSKU: {100000, 999999, 0},
 }
 
-func (g *Filler) choice(f *Field) any {
+func (g *Filler) choice(f *fields.Field) any {
 	if len(f.Choices) == 0 {
 		v := g.text.Words(1)
 		if holdsList(f) {
@@ -591,7 +593,7 @@ func (g *Filler) choice(f *Field) any {
 		}
 		return v
 	}
-	out := func(c Choice) any {
+	out := func(c fields.Choice) any {
 		if g.opts.StorageFormat {
 			return c.Value
 		}
@@ -634,13 +636,13 @@ const (
 	storageTimeFormat     = "H:i:s"
 )
 
-func (g *Filler) dateValue(f *Field) string {
+func (g *Filler) dateValue(f *fields.Field) string {
 	t := g.randomTime(f.DetectedType)
 	var format string
 	switch f.Type {
-	case TypeDatePicker:
+	case fields.TypeDatePicker:
 		format = pickFormat(f.ReturnFormat, defaultDateFormat, storageDateFormat, g.opts.StorageFormat)
-	case TypeDateTimePicker:
+	case fields.TypeDateTimePicker:
 		format = pickFormat(f.ReturnFormat, defaultDateTimeFormat, storageDateTimeFormat, g.opts.StorageFormat)
 	default:
 		format = pickFormat(f.ReturnFormat, defaultTimeFormat, storageTimeFormat, g.opts.StorageFormat)
@@ -664,7 +666,7 @@ func pickFormat(ret, def, storage string, useStorage bool) string {
 func (g *Filler) randomTime(sem string) time.Time {
 	now := g.opts.Now
 	var day time.Time
-	if sem == SemBirthDate {
+	if sem == fields.SemBirthDate {
 		day = now.AddDate(-between(g.r, 18, 80), 0, -g.r.IntN(365))
 	} else {
 		day = now.AddDate(0, 0, between(g.r, -365, 365))
@@ -682,24 +684,24 @@ func (g *Filler) color(opacity bool) string {
 	return fmt.Sprintf("#%02x%02x%02x", r, gr, b)
 }
 
-func (g *Filler) ref(f *Field) Ref {
+func (g *Filler) ref(f *fields.Field) Ref {
 	ref := Ref{Field: f.Name, Multiple: holdsList(f), Format: f.ReturnFormat, Count: 1}
 	switch f.Type {
-	case TypeRelationship, TypePostObject:
+	case fields.TypeRelationship, fields.TypePostObject:
 		ref.Kind, ref.Targets = RefPost, f.PostTypes
-	case TypeTaxonomy:
+	case fields.TypeTaxonomy:
 		ref.Kind = RefTerm
 		if f.Taxonomy != "" {
 			ref.Targets = []string{f.Taxonomy}
 		}
-	case TypeUser:
+	case fields.TypeUser:
 		ref.Kind, ref.Targets = RefUser, f.Roles
 	default:
 		ref.Kind = RefMedia
 	}
 	if ref.Multiple {
 		dlo, dhi := 1, 3
-		if f.Type == TypeGallery {
+		if f.Type == fields.TypeGallery {
 			dlo, dhi = 2, 5
 		}
 		lo, hi := countRange(f, dlo, dhi)

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/templates"
+	"github.com/contentgen/contentgen/templates/fields"
 )
 
 func f64(v float64) *float64 { return &v }
@@ -41,9 +42,9 @@ func (p pools) IDs(_ context.Context, kind templates.RefKind, targets []string) 
 }
 
 // fillResolved fills fields and resolves their relations from sitePools.
-func fillResolved(t testing.TB, g *templates.Filler, fields []templates.Field) map[string]any {
+func fillResolved(t testing.TB, g *templates.Filler, defs []fields.Field) map[string]any {
 	t.Helper()
-	v, err := g.Resolve(context.Background(), g.Fill(fields, nil), sitePools)
+	v, err := g.Resolve(context.Background(), g.Fill(defs, nil), sitePools)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func asFloat(t *testing.T, v any) float64 {
 	return 0
 }
 
-func choiceValues(cs []templates.Choice) []string {
+func choiceValues(cs []fields.Choice) []string {
 	out := make([]string, len(cs))
 	for i, c := range cs {
 		out[i] = c.Value
@@ -96,68 +97,68 @@ func choiceValues(cs []templates.Choice) []string {
 	return out
 }
 
-var genreChoices = []templates.Choice{{Value: "crime", Label: "Crime"}, {Value: "fantasy", Label: "Fantasy"}, {Value: "history", Label: "History"}, {Value: "romance", Label: "Romance"}}
+var genreChoices = []fields.Choice{{Value: "crime", Label: "Crime"}, {Value: "fantasy", Label: "Fantasy"}, {Value: "history", Label: "History"}, {Value: "romance", Label: "Romance"}}
 
 // TestFieldTypesRespectSettings generates each field type many times and
 // checks every value against the field's own settings.
 func TestFieldTypesRespectSettings(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
-		field templates.Field
+		field fields.Field
 		opts  templates.FillOptions
-		check func(t *testing.T, f *templates.Field, v any)
+		check func(t *testing.T, f *fields.Field, v any)
 	}{
-		{templates.Field{Name: "subtitle", Type: "text", MaxLength: 12}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "subtitle", Type: "text", MaxLength: 12}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			s := v.(string)
 			require.NotEmpty(t, s)
 			require.LessOrEqual(t, utf8.RuneCountInString(s), 12)
 		}},
-		{templates.Field{Name: "blurb", Type: "textarea", MaxLength: 280}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "blurb", Type: "textarea", MaxLength: 280}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			require.NotEmpty(t, v)
 			require.LessOrEqual(t, utf8.RuneCountInString(v.(string)), 280)
 		}},
-		{templates.Field{Name: "price", Type: "number", Min: f64(0.99), Max: f64(99.99), Step: f64(0.01), DetectedType: "price"}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "price", Type: "number", Min: f64(0.99), Max: f64(99.99), Step: f64(0.01), DetectedType: "price"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			x := asFloat(t, v)
 			require.GreaterOrEqual(t, x, 0.99)
 			require.LessOrEqual(t, x, 99.99)
 			requireOnStep(t, x, 0.99, 0.01)
 		}},
-		{templates.Field{Name: "pages", Type: "number", Min: f64(40), Max: f64(1200)}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "pages", Type: "number", Min: f64(40), Max: f64(1200)}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			x, ok := v.(int)
 			require.True(t, ok, "whole numbers are ints, got %T", v)
 			require.GreaterOrEqual(t, x, 40)
 			require.LessOrEqual(t, x, 1200)
 		}},
-		{templates.Field{Name: "rating", Type: "range", Min: f64(1), Max: f64(5), Step: f64(0.5)}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "rating", Type: "range", Min: f64(1), Max: f64(5), Step: f64(0.5)}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			x := asFloat(t, v)
 			require.GreaterOrEqual(t, x, 1.0)
 			require.LessOrEqual(t, x, 5.0)
 			requireOnStep(t, x, 1, 0.5)
 		}},
-		{templates.Field{Name: "temperature", Type: "number", Min: f64(-40), Max: f64(-10), Step: f64(5)}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "temperature", Type: "number", Min: f64(-40), Max: f64(-10), Step: f64(5)}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			x := asFloat(t, v)
 			require.GreaterOrEqual(t, x, -40.0)
 			require.LessOrEqual(t, x, -10.0)
 			requireOnStep(t, x, -40, 5)
 		}},
-		{templates.Field{Name: "contact", Type: "email", MaxLength: 20}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "contact", Type: "email", MaxLength: 20}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			s := v.(string)
 			require.Regexp(t, `^[a-z0-9.]+@example\.(com|org|net)$`, s)
 			require.LessOrEqual(t, len(s), 20)
 		}},
-		{templates.Field{Name: "site", Type: "url"}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "site", Type: "url"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			u, err := url.Parse(v.(string))
 			require.NoError(t, err)
 			require.Equal(t, "https", u.Scheme)
 			require.True(t, strings.HasSuffix(u.Host, "example.com") || strings.HasSuffix(u.Host, "example.org") || strings.HasSuffix(u.Host, "example.net"))
 		}},
-		{templates.Field{Name: "secret", Type: "password", MaxLength: 10}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "secret", Type: "password", MaxLength: 10}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			require.Len(t, v.(string), 10)
 		}},
-		{templates.Field{Name: "format", Type: "select", Choices: genreChoices}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "format", Type: "select", Choices: genreChoices}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			require.Contains(t, choiceValues(f.Choices), v)
 		}},
-		{templates.Field{Name: "formats", Type: "select", Multiple: true, Choices: genreChoices, ReturnFormat: "label"}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "formats", Type: "select", Multiple: true, Choices: genreChoices, ReturnFormat: "label"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			list := v.([]any)
 			require.NotEmpty(t, list)
 			labels := []any{"Crime", "Fantasy", "History", "Romance"}
@@ -168,7 +169,7 @@ func TestFieldTypesRespectSettings(t *testing.T) {
 				seen[e] = true
 			}
 		}},
-		{templates.Field{Name: "genres", Type: "checkbox", Choices: genreChoices}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "genres", Type: "checkbox", Choices: genreChoices}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			list := v.([]any)
 			require.NotEmpty(t, list)
 			require.LessOrEqual(t, len(list), len(f.Choices))
@@ -179,59 +180,59 @@ func TestFieldTypesRespectSettings(t *testing.T) {
 				idx = i
 			}
 		}},
-		{templates.Field{Name: "audience", Type: "radio", Choices: genreChoices, ReturnFormat: "array"}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "audience", Type: "radio", Choices: genreChoices, ReturnFormat: "array"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			m := v.(map[string]any)
 			i := slices.Index(choiceValues(f.Choices), m["value"].(string))
 			require.GreaterOrEqual(t, i, 0)
 			require.Equal(t, f.Choices[i].Label, m["label"])
 		}},
-		{templates.Field{Name: "audience", Type: "radio", Choices: genreChoices, ReturnFormat: "label"}, templates.FillOptions{StorageFormat: true}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "audience", Type: "radio", Choices: genreChoices, ReturnFormat: "label"}, templates.FillOptions{StorageFormat: true}, func(t *testing.T, f *fields.Field, v any) {
 			require.Contains(t, choiceValues(f.Choices), v, "storage format keeps values whatever the return format")
 		}},
-		{templates.Field{Name: "agree", Type: "true_false", Required: true}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "agree", Type: "true_false", Required: true}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			require.Equal(t, true, v, "a required true_false must be checked")
 		}},
-		{templates.Field{Name: "in_print", Type: "true_false"}, templates.FillOptions{StorageFormat: true}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "in_print", Type: "true_false"}, templates.FillOptions{StorageFormat: true}, func(t *testing.T, f *fields.Field, v any) {
 			require.Contains(t, []any{0, 1}, v)
 		}},
-		{templates.Field{Name: "published", Type: "date_picker", ReturnFormat: "Y-m-d"}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "published", Type: "date_picker", ReturnFormat: "Y-m-d"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			d, err := time.Parse("2006-01-02", v.(string))
 			require.NoError(t, err)
 			require.WithinDuration(t, time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), d, 366*24*time.Hour)
 		}},
-		{templates.Field{Name: "published", Type: "date_picker"}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "published", Type: "date_picker"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			_, err := time.Parse(phpLayout("d/m/Y"), v.(string))
 			require.NoError(t, err, "ACF's default return format d/m/Y")
 		}},
-		{templates.Field{Name: "published", Type: "date_picker", ReturnFormat: "F j, Y"}, templates.FillOptions{StorageFormat: true}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "published", Type: "date_picker", ReturnFormat: "F j, Y"}, templates.FillOptions{StorageFormat: true}, func(t *testing.T, f *fields.Field, v any) {
 			require.Regexp(t, `^\d{8}$`, v, "ACF stores dates as Ymd")
 		}},
-		{templates.Field{Name: "born", Type: "date_picker", ReturnFormat: "Y-m-d", DetectedType: "birth_date"}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "born", Type: "date_picker", ReturnFormat: "Y-m-d", DetectedType: "birth_date"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			d, err := time.Parse("2006-01-02", v.(string))
 			require.NoError(t, err)
 			age := 2025 - d.Year()
 			require.GreaterOrEqual(t, age, 18)
 			require.LessOrEqual(t, age, 82)
 		}},
-		{templates.Field{Name: "start", Type: "date_time_picker", ReturnFormat: "d.m.Y H:i"}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "start", Type: "date_time_picker", ReturnFormat: "d.m.Y H:i"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			_, err := time.Parse("02.01.2006 15:04", v.(string))
 			require.NoError(t, err)
 		}},
-		{templates.Field{Name: "start", Type: "date_time_picker"}, templates.FillOptions{StorageFormat: true}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "start", Type: "date_time_picker"}, templates.FillOptions{StorageFormat: true}, func(t *testing.T, f *fields.Field, v any) {
 			_, err := time.Parse(time.DateTime, v.(string))
 			require.NoError(t, err)
 		}},
-		{templates.Field{Name: "doors", Type: "time_picker"}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "doors", Type: "time_picker"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			_, err := time.Parse("3:04 pm", v.(string))
 			require.NoError(t, err, "default g:i a")
 		}},
-		{templates.Field{Name: "spine", Type: "color_picker"}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "spine", Type: "color_picker"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			require.Regexp(t, `^#[0-9a-f]{6}$`, v)
 		}},
-		{templates.Field{Name: "tint", Type: "color_picker", EnableOpacity: true}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "tint", Type: "color_picker", EnableOpacity: true}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			require.Regexp(t, `^rgba\(\d{1,3},\d{1,3},\d{1,3},(0\.\d|1)\)$`, v)
 		}},
-		{templates.Field{Name: "authors", Type: "relationship", PostTypes: []string{"author"}, Min: f64(1), Max: f64(2)}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "authors", Type: "relationship", PostTypes: []string{"author"}, Min: f64(1), Max: f64(2)}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			ids := v.([]int64)
 			require.NotEmpty(t, ids)
 			require.LessOrEqual(t, len(ids), 2)
@@ -239,16 +240,16 @@ func TestFieldTypesRespectSettings(t *testing.T) {
 				require.Contains(t, sitePools["post:author"], id, "relations point at posts of the target type")
 			}
 		}},
-		{templates.Field{Name: "publisher", Type: "post_object", PostTypes: []string{"publisher"}}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "publisher", Type: "post_object", PostTypes: []string{"publisher"}}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			require.Contains(t, sitePools["post:publisher"], v.(int64))
 		}},
-		{templates.Field{Name: "speakers", Type: "post_object", Multiple: true, PostTypes: []string{"author"}, Max: f64(3)}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "speakers", Type: "post_object", Multiple: true, PostTypes: []string{"author"}, Max: f64(3)}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			ids := v.([]int64)
 			require.NotEmpty(t, ids)
 			require.LessOrEqual(t, len(ids), 3)
 			require.Len(t, slices.Compact(slices.Sorted(slices.Values(ids))), len(ids), "no id twice")
 		}},
-		{templates.Field{Name: "genre", Type: "taxonomy", Taxonomy: "genre", Multiple: true, Max: f64(2)}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "genre", Type: "taxonomy", Taxonomy: "genre", Multiple: true, Max: f64(2)}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			ids := v.([]int64)
 			require.NotEmpty(t, ids)
 			require.LessOrEqual(t, len(ids), 2)
@@ -256,28 +257,28 @@ func TestFieldTypesRespectSettings(t *testing.T) {
 				require.Contains(t, sitePools["term:genre"], id)
 			}
 		}},
-		{templates.Field{Name: "editor", Type: "user", Roles: []string{"editor"}}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "editor", Type: "user", Roles: []string{"editor"}}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			require.Contains(t, sitePools["user:editor"], v.(int64))
 		}},
-		{templates.Field{Name: "cover", Type: "image", ReturnFormat: "url"}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "cover", Type: "image", ReturnFormat: "url"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			require.Regexp(t, `^https://media\.example\.com/6\d\.jpg$`, v)
 		}},
-		{templates.Field{Name: "cover", Type: "image", ReturnFormat: "url"}, templates.FillOptions{StorageFormat: true}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "cover", Type: "image", ReturnFormat: "url"}, templates.FillOptions{StorageFormat: true}, func(t *testing.T, f *fields.Field, v any) {
 			require.Contains(t, sitePools["media"], v.(int64), "ACF stores attachment ids")
 		}},
-		{templates.Field{Name: "sample", Type: "file", ReturnFormat: "array"}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "sample", Type: "file", ReturnFormat: "array"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			m := v.(map[string]any)
 			require.Contains(t, sitePools["media"], m["id"])
 			require.NotEmpty(t, m["url"])
 		}},
-		{templates.Field{Name: "photos", Type: "gallery", Min: f64(2), Max: f64(4)}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "photos", Type: "gallery", Min: f64(2), Max: f64(4)}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			ids := v.([]int64)
 			require.GreaterOrEqual(t, len(ids), 2)
 			require.LessOrEqual(t, len(ids), 4)
 		}},
-		{templates.Field{Name: "schedule", Type: "repeater", Min: f64(1), Max: f64(3), SubFields: []templates.Field{
+		{fields.Field{Name: "schedule", Type: "repeater", Min: f64(1), Max: f64(3), SubFields: []fields.Field{
 			{Name: "time", Type: "time_picker", ReturnFormat: "H:i"}, {Name: "speaker", Type: "post_object", PostTypes: []string{"author"}},
-		}}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		}}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			rows := v.([]map[string]any)
 			require.GreaterOrEqual(t, len(rows), 1)
 			require.LessOrEqual(t, len(rows), 3)
@@ -286,9 +287,9 @@ func TestFieldTypesRespectSettings(t *testing.T) {
 				require.Contains(t, sitePools["post:author"], row["speaker"], "relations inside rows are resolved too")
 			}
 		}},
-		{templates.Field{Name: "organiser", Type: "group", SubFields: []templates.Field{
+		{fields.Field{Name: "organiser", Type: "group", SubFields: []fields.Field{
 			{Name: "firma", Type: "text", DetectedType: "company"}, {Name: "fee", Type: "number", Min: f64(0), Max: f64(250)},
-		}}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		}}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			m := v.(map[string]any)
 			require.Len(t, m, 2)
 			require.NotEmpty(t, m["firma"])
@@ -296,26 +297,26 @@ func TestFieldTypesRespectSettings(t *testing.T) {
 			require.GreaterOrEqual(t, x, 0.0)
 			require.LessOrEqual(t, x, 250.0)
 		}},
-		{templates.Field{Name: "tickets", Type: "link"}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "tickets", Type: "link"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			m := v.(map[string]any)
 			require.NotEmpty(t, m["title"])
 			require.True(t, strings.HasPrefix(m["url"].(string), "https://"))
 			require.Contains(t, []any{"", "_blank"}, m["target"])
 		}},
-		{templates.Field{Name: "tickets", Type: "link", ReturnFormat: "url"}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "tickets", Type: "link", ReturnFormat: "url"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			require.True(t, strings.HasPrefix(v.(string), "https://"))
 		}},
-		{templates.Field{Name: "venue", Type: "google_map"}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "venue", Type: "google_map"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			m := v.(map[string]any)
 			require.NotEmpty(t, m["address"])
 			lat, lng := m["lat"].(float64), m["lng"].(float64)
 			require.True(t, lat >= -90 && lat <= 90 && lng >= -180 && lng <= 180)
 		}},
-		{templates.Field{Name: "review", Type: "wysiwyg"}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "review", Type: "wysiwyg"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			require.True(t, strings.HasPrefix(v.(string), "<p>"))
 			require.Equal(t, strings.Count(v.(string), "<p>"), strings.Count(v.(string), "</p>"))
 		}},
-		{templates.Field{Name: "mystery", Type: "oembed"}, templates.FillOptions{}, func(t *testing.T, f *templates.Field, v any) {
+		{fields.Field{Name: "mystery", Type: "oembed"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
 			require.NotEmpty(t, v, "unknown types still get short text")
 		}},
 	}
@@ -379,7 +380,7 @@ func TestSemanticValues(t *testing.T) {
 	}
 	g := newFiller(7, nil)
 	for sem, ok := range checks {
-		f := templates.Field{Name: "x", Type: "text", DetectedType: sem}
+		f := fields.Field{Name: "x", Type: "text", DetectedType: sem}
 		for range 50 {
 			v, set := g.Value(&f, nil)
 			require.True(t, set)
@@ -388,18 +389,18 @@ func TestSemanticValues(t *testing.T) {
 	}
 	// Numbers keep to the semantic's plausible range inside the field's.
 	for range 100 {
-		v, _ := g.Value(&templates.Field{Name: "stars", Type: "number", DetectedType: "rating", Max: f64(10)}, nil)
+		v, _ := g.Value(&fields.Field{Name: "stars", Type: "number", DetectedType: "rating", Max: f64(10)}, nil)
 		x := asFloat(t, v)
 		require.True(t, x >= 1 && x <= 5, "rating %v", x)
-		v, _ = g.Value(&templates.Field{Name: "year", Type: "number", DetectedType: "year"}, nil)
+		v, _ = g.Value(&fields.Field{Name: "year", Type: "number", DetectedType: "year"}, nil)
 		require.LessOrEqual(t, asFloat(t, v), 2025.0, "years are not in the future of FillOptions.Now")
 	}
 }
 
 func TestModes(t *testing.T) {
 	t.Parallel()
-	optional := templates.Field{Name: "subtitle", Type: "text"}
-	required := templates.Field{Name: "isbn", Type: "text", Required: true, DetectedType: "isbn"}
+	optional := fields.Field{Name: "subtitle", Type: "text"}
+	required := fields.Field{Name: "isbn", Type: "text", Required: true, DetectedType: "isbn"}
 	none := &templates.FieldSetting{Mode: templates.ModeNone}
 	g := newFiller(1, nil)
 
@@ -428,7 +429,7 @@ func TestModes(t *testing.T) {
 	}
 	require.Len(t, seen, 3, "random selection reaches every value")
 
-	checkbox := templates.Field{Name: "genres", Type: "checkbox", Choices: genreChoices}
+	checkbox := fields.Field{Name: "genres", Type: "checkbox", Choices: genreChoices}
 	v, _ = g.Value(&checkbox, &templates.FieldSetting{Mode: templates.ModeChoose, Choose: &templates.ChooseOptions{Values: []any{"crime"}}})
 	require.Equal(t, []any{"crime"}, v, "a single chosen value is wrapped for list fields")
 
@@ -445,31 +446,31 @@ func TestModes(t *testing.T) {
 		v, _ := g.Value(&required, words)
 		n := len(strings.Fields(v.(string)))
 		require.True(t, n >= 3 && n <= 5, "method words overrides the semantic type: %q", v)
-		v, _ = g.Value(&templates.Field{Name: "bio", Type: "textarea"}, paras)
+		v, _ = g.Value(&fields.Field{Name: "bio", Type: "textarea"}, paras)
 		p := len(strings.Split(v.(string), "\n\n"))
 		require.True(t, p >= 2 && p <= 3, "%d paragraphs", p)
-		v, _ = g.Value(&templates.Field{Name: "fee", Type: "number", Min: f64(0), Max: f64(100)}, num)
+		v, _ = g.Value(&fields.Field{Name: "fee", Type: "number", Min: f64(0), Max: f64(100)}, num)
 		x := asFloat(t, v)
 		require.True(t, x >= 10 && x <= 20, "create min/max narrow the field's range: %v", x)
 		require.Equal(t, x, math.Round(x*100)/100, "two decimal places")
-		v, _ = g.Value(&templates.Field{Name: "body", Type: "wysiwyg"}, html)
+		v, _ = g.Value(&fields.Field{Name: "body", Type: "wysiwyg"}, html)
 		s := v.(string)
 		require.Equal(t, 4, strings.Count(s, "<p>"))
 		require.Contains(t, s, "<h2>")
 		require.Contains(t, s, "<ul>")
-		v, _ = g.Value(&templates.Field{Name: "body", Type: "wysiwyg"}, plain)
+		v, _ = g.Value(&fields.Field{Name: "body", Type: "wysiwyg"}, plain)
 		require.NotContains(t, v.(string), "<")
 	}
 	// Options outside the field's own bounds are ignored, not obeyed.
-	v, _ = g.Value(&templates.Field{Name: "fee", Type: "number", Min: f64(0), Max: f64(5)}, &templates.FieldSetting{Mode: templates.ModeCreate, Create: &templates.CreateOptions{Min: f64(50), Max: f64(60)}})
+	v, _ = g.Value(&fields.Field{Name: "fee", Type: "number", Min: f64(0), Max: f64(5)}, &templates.FieldSetting{Mode: templates.ModeCreate, Create: &templates.CreateOptions{Min: f64(50), Max: f64(60)}})
 	require.LessOrEqual(t, asFloat(t, v), 5.0)
 	// Without bounds of its own, a field takes the options' range even far
 	// from the default one, and a lone minimum moves the range along.
 	for range 50 {
-		v, _ = g.Value(&templates.Field{Name: "fee", Type: "number"}, &templates.FieldSetting{Mode: templates.ModeCreate, Create: &templates.CreateOptions{Min: f64(1000), Max: f64(2000)}})
+		v, _ = g.Value(&fields.Field{Name: "fee", Type: "number"}, &templates.FieldSetting{Mode: templates.ModeCreate, Create: &templates.CreateOptions{Min: f64(1000), Max: f64(2000)}})
 		x := asFloat(t, v)
 		require.True(t, x >= 1000 && x <= 2000, "create min/max of an unbounded field: %v", x)
-		v, _ = g.Value(&templates.Field{Name: "fee", Type: "number"}, &templates.FieldSetting{Mode: templates.ModeCreate, Create: &templates.CreateOptions{Min: f64(500)}})
+		v, _ = g.Value(&fields.Field{Name: "fee", Type: "number"}, &templates.FieldSetting{Mode: templates.ModeCreate, Create: &templates.CreateOptions{Min: f64(500)}})
 		require.GreaterOrEqual(t, asFloat(t, v), 500.0)
 	}
 }
@@ -477,12 +478,12 @@ func TestModes(t *testing.T) {
 func TestRefsAndResolve(t *testing.T) {
 	t.Parallel()
 	g := newFiller(3, nil)
-	fields := []templates.Field{
+	defs := []fields.Field{
 		{Name: "authors", Type: "relationship", PostTypes: []string{"author"}, Min: f64(2), Max: f64(2), Required: true},
 		{Name: "publisher", Type: "post_object", PostTypes: []string{"publisher"}},
-		{Name: "rows", Type: "repeater", Min: f64(2), Max: f64(2), SubFields: []templates.Field{{Name: "who", Type: "user"}}},
+		{Name: "rows", Type: "repeater", Min: f64(2), Max: f64(2), SubFields: []fields.Field{{Name: "who", Type: "user"}}},
 	}
-	values := g.Fill(fields, nil)
+	values := g.Fill(defs, nil)
 	refs := templates.CollectRefs(values)
 	require.Len(t, refs, 4)
 	require.Equal(t, templates.Ref{Field: "authors", Kind: templates.RefPost, Targets: []string{"author"}, Count: 2, Multiple: true}, refs[0])
@@ -499,7 +500,7 @@ func TestRefsAndResolve(t *testing.T) {
 
 	// Too few existing objects: lists get what exists, singles nothing.
 	empty := templates.LookupFunc(func(context.Context, templates.RefKind, []string) ([]int64, error) { return nil, nil })
-	ov, err := g.Resolve(context.Background(), g.Fill(fields[:2], nil), empty)
+	ov, err := g.Resolve(context.Background(), g.Fill(defs[:2], nil), empty)
 	require.NoError(t, err)
 	out := ov.(map[string]any)
 
@@ -507,7 +508,7 @@ func TestRefsAndResolve(t *testing.T) {
 	broken := templates.LookupFunc(func(context.Context, templates.RefKind, []string) ([]int64, error) {
 		return nil, errors.New("host down")
 	})
-	_, err = g.Resolve(context.Background(), g.Fill(fields[:2], nil), broken)
+	_, err = g.Resolve(context.Background(), g.Fill(defs[:2], nil), broken)
 	require.EqualError(t, err, "host down")
 	require.Equal(t, []int64{}, out["authors"])
 	require.Nil(t, out["publisher"])
@@ -515,12 +516,12 @@ func TestRefsAndResolve(t *testing.T) {
 
 func TestFillIsDeterministic(t *testing.T) {
 	t.Parallel()
-	fields := benchFields()
+	defs := benchFields()
 	run := func(seed uint64) []map[string]any {
 		g := newFiller(seed, &templates.FillOptions{})
 		out := make([]map[string]any, 20)
 		for i := range out {
-			out[i] = fillResolved(t, g, fields)
+			out[i] = fillResolved(t, g, defs)
 		}
 		return out
 	}
@@ -536,7 +537,7 @@ func TestCoreFields(t *testing.T) {
 		"post_status": {Mode: templates.ModeChoose, Choose: &templates.ChooseOptions{Values: []any{"draft"}}},
 		"post_author": {Mode: templates.ModeNone},
 	}}
-	out := g.Fill(templates.CoreFields(), cfg.CoreFields)
+	out := g.Fill(fields.CoreFields(), cfg.CoreFields)
 	require.Len(t, strings.Fields(out["post_title"].(string)), 4)
 	require.Equal(t, "draft", out["post_status"])
 	require.NotContains(t, out, "post_author")

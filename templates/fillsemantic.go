@@ -1,85 +1,88 @@
 package templates
 
 import (
+	"github.com/contentgen/contentgen/templates/fields"
 	"strconv"
 	"strings"
 
 	"github.com/brianvoe/gofakeit/v7/data"
+
+	"github.com/contentgen/contentgen/internal/ascii"
 )
 
 // semanticText makes a string value of semantic type sem, for text-like
 // fields; false when sem has no text form.
-func (g *Filler) semanticText(sem string, f *Field) (string, bool) {
+func (g *Filler) semanticText(sem string, f *fields.Field) (string, bool) {
 	switch sem {
-	case SemEmail:
+	case fields.SemEmail:
 		return g.email(f.MaxLength), true
-	case SemURL:
+	case fields.SemURL:
 		return g.url(f.MaxLength), true
-	case SemPhone:
+	case fields.SemPhone:
 		return g.phone(), true
-	case SemFirstName:
+	case fields.SemFirstName:
 		return g.firstName(), true
-	case SemLastName:
+	case fields.SemLastName:
 		return g.lastName(), true
-	case SemFullName:
+	case fields.SemFullName:
 		return g.firstName() + " " + g.lastName(), true
-	case SemUsername:
+	case fields.SemUsername:
 		return asciiLower(g.firstName()) + "." + asciiLower(g.lastName()) + strconv.Itoa(between(g.r, 1, 99)), true
-	case SemCompany:
+	case fields.SemCompany:
 		return g.lastName() + " " + pick(g.r, companySuffixes), true
-	case SemJobTitle:
+	case fields.SemJobTitle:
 		return pick(g.r, jobTitles), true
-	case SemAddress:
+	case fields.SemAddress:
 		return g.address(), true
-	case SemCity:
+	case fields.SemCity:
 		return g.city(), true
-	case SemPostcode:
+	case fields.SemPostcode:
 		return strconv.Itoa(between(g.r, 10000, 99999)), true
-	case SemState:
+	case fields.SemState:
 		return pick(g.r, regions), true
-	case SemCountry:
+	case fields.SemCountry:
 		return pick(g.r, countries), true
-	case SemCurrency:
+	case fields.SemCurrency:
 		return pick(g.r, currencies), true
-	case SemISBN:
+	case fields.SemISBN:
 		return g.isbn(f.MaxLength), true
-	case SemSKU:
+	case fields.SemSKU:
 		return string(rune('A'+g.r.IntN(26))) + string(rune('A'+g.r.IntN(26))) + string(rune('A'+g.r.IntN(26))) +
 			"-" + strconv.Itoa(between(g.r, 10000, 99999)), true
-	case SemColor:
+	case fields.SemColor:
 		return g.color(f.EnableOpacity), true
-	case SemDate:
+	case fields.SemDate:
 		g.buf = AppendPHPDate(g.buf[:0], g.randomTime(sem), "Y-m-d")
 		return string(g.buf), true
-	case SemBirthDate:
+	case fields.SemBirthDate:
 		g.buf = AppendPHPDate(g.buf[:0], g.randomTime(sem), "Y-m-d")
 		return string(g.buf), true
-	case SemDateTime:
+	case fields.SemDateTime:
 		g.buf = AppendPHPDate(g.buf[:0], g.randomTime(sem), "Y-m-d H:i:s")
 		return string(g.buf), true
-	case SemTime:
+	case fields.SemTime:
 		g.buf = AppendPHPDate(g.buf[:0], g.randomTime(sem), "H:i")
 		return string(g.buf), true
-	case SemIPAddress:
+	case fields.SemIPAddress:
 		return pick(g.r, docNets) + strconv.Itoa(between(g.r, 1, 254)), true
-	case SemIBAN:
+	case fields.SemIBAN:
 		return g.iban(), true
-	case SemLanguage:
+	case fields.SemLanguage:
 		return pick(g.r, languages), true
-	case SemTitle:
+	case fields.SemTitle:
 		if t, ok := g.text.(Titler); ok {
 			return t.Title(), true
 		}
 		return titleCase(g.text.Words(between(g.r, 2, 6))), true
-	case SemDescription:
-		if f.Type == TypeText {
+	case fields.SemDescription:
+		if f.Type == fields.TypeText {
 			return g.text.Sentence(8, 16), true
 		}
 		return g.text.Paragraph(2, 4), true
 	}
 	if r, ok := semanticRanges[sem]; ok {
 		// A number kept in a text field.
-		v := g.number(&Field{Type: TypeNumber, DetectedType: sem, Min: f.Min, Max: f.Max, Step: f.Step}, nil)
+		v := g.number(&fields.Field{Type: fields.TypeNumber, DetectedType: sem, Min: f.Min, Max: f.Max, Step: f.Step}, nil)
 		switch x := v.(type) {
 		case int:
 			return strconv.Itoa(x), true
@@ -232,7 +235,7 @@ func asciiLower(s string) string {
 		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
 			b.WriteRune(r)
 		default:
-			if f, ok := fold[r]; ok {
+			if f, ok := ascii.Fold(r); ok {
 				b.WriteString(f)
 			}
 		}

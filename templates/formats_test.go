@@ -12,6 +12,7 @@ import (
 	"github.com/contentgen/contentgen/locales/markup"
 	"github.com/contentgen/contentgen/locales/markup/markuptest"
 	"github.com/contentgen/contentgen/templates"
+	"github.com/contentgen/contentgen/templates/fields"
 )
 
 func TestContentFormatDecodesMergesAndDiffs(t *testing.T) {
@@ -42,7 +43,7 @@ func TestContentFormatDecodesMergesAndDiffs(t *testing.T) {
 // seed by seed; the same seeds give the same values in every format.
 func wysiwygValues(t *testing.T, f markup.Format) []string {
 	t.Helper()
-	field := templates.Field{Name: "body", Type: templates.TypeWYSIWYG}
+	field := fields.Field{Name: "body", Type: fields.TypeWYSIWYG}
 	var out []string
 	for seed := range uint64(100) {
 		r := rand.New(rand.NewPCG(seed, 3))
@@ -89,7 +90,7 @@ func TestWysiwygValuesFollowTheContentFormat(t *testing.T) {
 
 func TestPlainWysiwygValuesStayPlainInEveryFormat(t *testing.T) {
 	t.Parallel()
-	field := templates.Field{Name: "body", Type: templates.TypeWYSIWYG}
+	field := fields.Field{Name: "body", Type: fields.TypeWYSIWYG}
 	no := false
 	setting := &templates.FieldSetting{Mode: templates.ModeCreate, Create: &templates.CreateOptions{IncludeHTML: &no}}
 	var values []any

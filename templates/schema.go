@@ -1,44 +1,17 @@
 package templates
 
-// Field categories, as /templates/fields and /field-schema report them.
-const (
-	CategoryText       = "text"
-	CategoryNumber     = "number"
-	CategoryChoice     = "choice"
-	CategoryDate       = "date"
-	CategoryMedia      = "media"
-	CategoryRelational = "relational"
-	CategoryLayout     = "layout"
-	CategorySpecial    = "special"
-)
+import (
+	"slices"
 
-// Category returns the category of a field type; unknown types are text.
-func Category(fieldType string) string {
-	switch fieldType {
-	case TypeNumber, TypeRange:
-		return CategoryNumber
-	case TypeSelect, TypeCheckbox, TypeRadio, TypeTrueFalse:
-		return CategoryChoice
-	case TypeDatePicker, TypeDateTimePicker, TypeTimePicker:
-		return CategoryDate
-	case TypeImage, TypeFile, TypeGallery:
-		return CategoryMedia
-	case TypeRelationship, TypePostObject, TypeTaxonomy, TypeUser:
-		return CategoryRelational
-	case TypeRepeater, TypeGroup:
-		return CategoryLayout
-	case TypeColorPicker, TypeLink, TypeGoogleMap:
-		return CategorySpecial
-	}
-	return CategoryText
-}
+	"github.com/contentgen/contentgen/templates/fields"
+)
 
 // Modes returns the field modes that make sense for a field type: every
 // type supports none and create; choose is offered where a list of fixed
 // values can be given (not for media, layouts, links and maps).
 func Modes(fieldType string) []string {
 	switch fieldType {
-	case TypeImage, TypeFile, TypeGallery, TypeRepeater, TypeGroup, TypeLink, TypeGoogleMap, TypePassword:
+	case fields.TypeImage, fields.TypeFile, fields.TypeGallery, fields.TypeRepeater, fields.TypeGroup, fields.TypeLink, fields.TypeGoogleMap, fields.TypePassword:
 		return []string{ModeNone, ModeCreate}
 	}
 	return []string{ModeNone, ModeChoose, ModeCreate}
@@ -78,11 +51,11 @@ type FieldSchema struct {
 // SchemaFor returns the schema of fieldType; false for types outside
 // FieldTypes.
 func SchemaFor(fieldType string) (FieldSchema, bool) {
-	if !fieldTypeSet()[fieldType] {
+	if !slices.Contains(fields.Types(), fieldType) {
 		return FieldSchema{}, false
 	}
 	s := FieldSchema{
-		FieldType: fieldType, Category: Category(fieldType), Modes: Modes(fieldType),
+		FieldType: fieldType, Category: fields.Category(fieldType), Modes: Modes(fieldType),
 		Methods: []string{"auto"}, Options: []SchemaOption{}, SelectionModes: []string{},
 	}
 	for _, m := range s.Modes {
@@ -101,22 +74,22 @@ func SchemaFor(fieldType string) (FieldSchema, bool) {
 		}
 	}
 	switch fieldType {
-	case TypeText:
+	case fields.TypeText:
 		s.Methods = []string{MethodWords, MethodSentence, MethodParagraphs}
 		s.Options = append(words, paras(1, 2)...)
 		s.Semantic = true
-	case TypeTextarea:
+	case fields.TypeTextarea:
 		s.Methods = []string{MethodParagraphs, MethodSentence, MethodWords}
 		s.Options = append(words, paras(1, 2)...)
 		s.Semantic = true
-	case TypeWYSIWYG:
+	case fields.TypeWYSIWYG:
 		s.Methods = []string{MethodParagraphs, MethodSentence, MethodWords}
 		s.Options = append(paras(3, 6),
 			SchemaOption{Name: "include_html", Type: "boolean", Default: true, Description: "write paragraphs in the content format (HTML, block markup or Markdown) rather than plain text"},
 			SchemaOption{Name: "html_options.headings", Type: "boolean", Default: false, Description: "insert <h2> headings"},
 			SchemaOption{Name: "html_options.lists", Type: "boolean", Default: false, Description: "insert one <ul> list"},
 		)
-	case TypeNumber, TypeRange:
+	case fields.TypeNumber, fields.TypeRange:
 		s.Methods = []string{"random"}
 		s.Options = []SchemaOption{
 			{Name: "min", Type: "number", Default: nil, Description: "lowest value; narrows the field's own minimum"},
@@ -124,7 +97,7 @@ func SchemaFor(fieldType string) (FieldSchema, bool) {
 			{Name: "decimal_places", Type: "integer", Default: 0, Min: ptr(0.0), Max: ptr(float64(maxDecimalPlaces)), Description: "digits after the decimal point (the field's step wins)"},
 		}
 		s.Semantic = true
-	case TypeEmail, TypeURL, TypeDatePicker, TypeDateTimePicker, TypeTimePicker:
+	case fields.TypeEmail, fields.TypeURL, fields.TypeDatePicker, fields.TypeDateTimePicker, fields.TypeTimePicker:
 		s.Semantic = true
 	}
 	return s, true
@@ -145,25 +118,25 @@ type FieldInfo struct {
 }
 
 // DescribeField returns the listing of f with its default setting.
-func DescribeField(f *Field) FieldInfo {
+func DescribeField(f *fields.Field) FieldInfo {
 	return FieldInfo{
-		Key: f.Key, Name: f.Name, Label: f.Label, Type: f.Type, Category: Category(f.Type),
+		Key: f.Key, Name: f.Name, Label: f.Label, Type: f.Type, Category: fields.Category(f.Type),
 		Required: f.Required, Modes: Modes(f.Type), Default: DefaultSetting(f),
 	}
 }
 
 // DefaultSetting is the setting a field gets when nothing configures it:
 // mode create with the type's default options.
-func DefaultSetting(f *Field) FieldSetting {
+func DefaultSetting(f *fields.Field) FieldSetting {
 	s := FieldSetting{Mode: ModeCreate, FieldType: f.Type}
 	switch f.Type {
-	case TypeText:
+	case fields.TypeText:
 		s.Create = &CreateOptions{Method: MethodWords, WordCountMin: 2, WordCountMax: 6}
-	case TypeTextarea:
+	case fields.TypeTextarea:
 		s.Create = &CreateOptions{Method: MethodParagraphs, ParagraphCountMin: 1, ParagraphCountMax: 2}
-	case TypeWYSIWYG:
+	case fields.TypeWYSIWYG:
 		s.Create = &CreateOptions{Method: MethodParagraphs, ParagraphCountMin: 3, ParagraphCountMax: 6, IncludeHTML: ptr(true), HTMLOptions: &HTMLOptions{}}
-	case TypeNumber, TypeRange:
+	case fields.TypeNumber, fields.TypeRange:
 		o := &CreateOptions{}
 		if f.Min != nil {
 			o.Min = ptr(*f.Min)
@@ -174,31 +147,4 @@ func DefaultSetting(f *Field) FieldSetting {
 		s.Create = o
 	}
 	return s
-}
-
-// Core field names.
-const (
-	CorePostTitle   = "post_title"
-	CorePostContent = "post_content"
-	CorePostExcerpt = "post_excerpt"
-	CorePostStatus  = "post_status"
-	CorePostDate    = "post_date"
-	CorePostAuthor  = "post_author"
-)
-
-// CoreFields returns the definitions of the platform's built-in post
-// fields, in display order, so that a Filler can fill them under a
-// FieldConfig's core_fields.
-func CoreFields() []Field {
-	return []Field{
-		{Name: CorePostTitle, Label: "Title", Type: TypeText, Required: true, DetectedType: SemTitle},
-		{Name: CorePostContent, Label: "Content", Type: TypeWYSIWYG},
-		{Name: CorePostExcerpt, Label: "Excerpt", Type: TypeTextarea},
-		{Name: CorePostStatus, Label: "Status", Type: TypeSelect, Choices: []Choice{
-			{Value: "publish", Label: "Published"}, {Value: "draft", Label: "Draft"}, {Value: "pending", Label: "Pending review"},
-			{Value: "private", Label: "Private"}, {Value: "future", Label: "Scheduled"},
-		}},
-		{Name: CorePostDate, Label: "Date", Type: TypeDateTimePicker, ReturnFormat: "Y-m-d H:i:s"},
-		{Name: CorePostAuthor, Label: "Author", Type: TypeUser},
-	}
 }

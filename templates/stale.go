@@ -2,6 +2,7 @@ package templates
 
 import (
 	"context"
+	"github.com/contentgen/contentgen/templates/fields"
 	"maps"
 	"slices"
 	"strings"
@@ -13,10 +14,10 @@ import (
 // when the fields a template can configure are the same.
 type Signature []string
 
-// SignatureOf returns the signature of fields. It is never nil, so a post
+// SignatureOf returns the signature of defs. It is never nil, so a post
 // type without fields has an empty, recorded signature.
-func SignatureOf(fields []Field) Signature {
-	flat := Flatten(fields)
+func SignatureOf(defs []fields.Field) Signature {
+	flat := fields.Flatten(defs)
 	sig := make(Signature, 0, len(flat))
 	for _, f := range flat {
 		e := f.Name + ":" + f.Type

@@ -9,6 +9,7 @@ import (
 
 	"github.com/contentgen/contentgen/locales"
 	"github.com/contentgen/contentgen/templates"
+	"github.com/contentgen/contentgen/templates/fields"
 	"github.com/contentgen/contentgen/templates/localetext"
 )
 
@@ -19,11 +20,11 @@ func TestLocaleNames(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	text := localetext.New(locales.NewWriter(pack, locales.RealText, r))
 	g := templates.NewFiller(r, text, nil)
-	fields := []templates.Field{
-		{Name: "first_name", Type: "text", DetectedType: templates.SemFirstName},
-		{Name: "full_name", Type: "text", DetectedType: templates.SemFullName},
+	fields := []fields.Field{
+		{Name: "first_name", Type: "text", DetectedType: fields.SemFirstName},
+		{Name: "full_name", Type: "text", DetectedType: fields.SemFullName},
 		{Name: "email", Type: "email"},
-		{Name: "city", Type: "text", DetectedType: templates.SemCity},
+		{Name: "city", Type: "text", DetectedType: fields.SemCity},
 		{Name: "bio", Type: "textarea"},
 	}
 	for range 20 {

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/templates"
+	"github.com/contentgen/contentgen/templates/fields"
 )
 
 // libraryTests are the behaviour tests of a templates.Library over the
@@ -509,8 +510,8 @@ func testConcurrency(t *testing.T, l *templates.Library) {
 
 func testStale(t *testing.T, l *templates.Library) {
 	ctx := context.Background()
-	v1 := templates.SignatureOf([]templates.Field{{Name: "isbn", Type: "text"}, {Name: "price", Type: "number"}})
-	v2 := templates.SignatureOf([]templates.Field{{Name: "isbn", Type: "text", Required: true}, {Name: "pages", Type: "number"}})
+	v1 := templates.SignatureOf([]fields.Field{{Name: "isbn", Type: "text"}, {Name: "price", Type: "number"}})
+	v2 := templates.SignatureOf([]fields.Field{{Name: "isbn", Type: "text", Required: true}, {Name: "pages", Type: "number"}})
 
 	saved := create(t, l, templates.Input{Name: "Books", PostType: "book", FieldSignature: v1})
 	unknown := create(t, l, templates.Input{Name: "No signature", PostType: "book"})

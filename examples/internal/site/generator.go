@@ -8,7 +8,7 @@ import (
 	"github.com/contentgen/contentgen/contentgen/secrets"
 	"github.com/contentgen/contentgen/providers/ai"
 	"github.com/contentgen/contentgen/providers/imaging"
-	"github.com/contentgen/contentgen/templates"
+	"github.com/contentgen/contentgen/templates/fields"
 )
 
 // GeneratorOptions are what a program adds to the demo site's Generator.
@@ -38,11 +38,11 @@ func (s *Site) Generator(ctx context.Context, o GeneratorOptions) (*contentgen.G
 	if err != nil {
 		return nil, err
 	}
-	var fields *templates.Registry
+	var defs *fields.Registry
 	if s.WordPress {
-		fields, err = ACFFields(o.ACFDir)
+		defs, err = ACFFields(o.ACFDir)
 	} else {
-		fields, err = Fields(ctx, s.Register, o.ACFDir)
+		defs, err = Fields(ctx, s.Register, o.ACFDir)
 	}
 	if err != nil {
 		return nil, err
@@ -59,7 +59,7 @@ func (s *Site) Generator(ctx context.Context, o GeneratorOptions) (*contentgen.G
 		AIKeyring:      o.AIKeyring,
 		AIProviders:    o.AIProviders,
 		Templates:      s.Templates,
-		FieldAdapters:  fields,
+		FieldAdapters:  defs,
 	})
 	if err != nil {
 		return nil, err

@@ -1,6 +1,9 @@
 package openapidoc
 
-import "github.com/contentgen/contentgen/templates"
+import (
+	"github.com/contentgen/contentgen/templates"
+	"github.com/contentgen/contentgen/templates/fields"
+)
 
 // Values shared by several schemas.
 var (
@@ -447,10 +450,10 @@ func nonEmpty(desc string) obj { return withDesc(obj{"type": "string", "minLengt
 const maxHourlyRate = 1_000_000
 
 // coreFields is field_config.core_fields: a setting per core field of
-// templates.CoreFields, and no other name.
+// fields.CoreFields, and no other name.
 func coreFields() obj {
 	p := obj{}
-	for _, f := range templates.CoreFields() {
+	for _, f := range fields.CoreFields() {
 		p[f.Name] = ref("FieldSetting")
 	}
 	return obj{"type": "object", "properties": p, "additionalProperties": false,

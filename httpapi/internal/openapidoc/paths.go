@@ -7,6 +7,7 @@ import (
 
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/templates"
+	"github.com/contentgen/contentgen/templates/fields"
 )
 
 // op is one operation of the document.
@@ -461,7 +462,7 @@ func operations() []op {
 					"target_post_types": strList("Empty targets any post type."),
 					"target_labels":     mapOf(str(""), "Target post type to label."),
 					"is_multiple":       boolean(""),
-					"source":            enum("field for field plugin fields, relation for relation definitions.", templates.SourceField, templates.SourceRelation),
+					"source":            enum("field for field plugin fields, relation for relation definitions.", fields.SourceField, fields.SourceRelation),
 					"cardinality":       enum("", cardinalities...),
 					"required":          boolean(""),
 				}), ""),
@@ -473,7 +474,7 @@ func operations() []op {
 				"count": count(""),
 			}), errs: []int{400}},
 		{method: "GET", path: "/field-schema/{field_type}", id: "fieldSchema", tag: "Templates", summary: "Creation methods and options of a field type",
-			params: []obj{pathParam("field_type", enum("", templates.FieldTypes()...), "")},
+			params: []obj{pathParam("field_type", enum("", fields.Types()...), "")},
 			answer: ok(props{
 				"field_type": str(""), "category": enum("", fieldCategories...),
 				"modes":   arr(enum("", modes...), ""),

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"testing/fstest"
 
-	"github.com/contentgen/contentgen/templates"
-	"github.com/contentgen/contentgen/templates/acfjson"
+	"github.com/contentgen/contentgen/templates/fields"
+	"github.com/contentgen/contentgen/templates/fields/acfjson"
 )
 
 // An acf-json directory becomes a field adapter; as the primary adapter it
@@ -21,16 +21,16 @@ func Example() {
 		],
 		"location": [[{"param": "post_type", "operator": "==", "value": "book"}]]
 	}`)}}
-	code := templates.NewCodeAdapter(templates.AdapterInfo{Name: "Code", Slug: "code", Active: true},
-		[]templates.FieldGroup{{Key: "g", Title: "Legacy", PostTypes: []string{"book"}, Fields: []templates.Field{{Name: "legacy", Type: "text"}}}}, nil)
-	reg := templates.NewRegistry(code, acfjson.New(site, &acfjson.Options{Primary: true}))
+	code := fields.NewCodeAdapter(fields.AdapterInfo{Name: "Code", Slug: "code", Active: true},
+		[]fields.Group{{Key: "g", Title: "Legacy", PostTypes: []string{"book"}, Fields: []fields.Field{{Name: "legacy", Type: "text"}}}}, nil)
+	reg := fields.NewRegistry(code, acfjson.New(site, &acfjson.Options{Primary: true}))
 
 	book, _ := reg.Fields(context.Background(), "book")
 	fmt.Println("fields from:", book.Adapter.Slug)
-	for _, f := range templates.DetectFields(book.Fields()) {
+	for _, f := range fields.DetectFields(book.Fields()) {
 		fmt.Printf("%s %s required=%v detected=%q\n", f.Name, f.Type, f.Required, f.DetectedType)
 	}
-	deps := templates.Dependencies("book", book.Fields(), book.Relations)
+	deps := fields.Dependencies("book", book.Fields(), book.Relations)
 	fmt.Println(deps[0].FieldName, "->", deps[0].TargetPostTypes, deps[0].Cardinality)
 	// Output:
 	// fields from: acf

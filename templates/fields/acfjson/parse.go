@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/contentgen/contentgen/templates"
+	"github.com/contentgen/contentgen/templates/fields"
 )
 
 // maxDepth bounds the nesting of sub_fields.
@@ -19,7 +19,7 @@ const maxDepth = 16
 // needs a key or a title and, when present, fields must be an array; a
 // field needs a name and a type. The error says which group or field is
 // wrong.
-func ParseGroups(data []byte) ([]templates.FieldGroup, error) {
+func ParseGroups(data []byte) ([]fields.Group, error) {
 	data = bytes.TrimSpace(data)
 	var raws []json.RawMessage
 	if len(data) > 0 && data[0] == '[' {
@@ -29,7 +29,7 @@ func ParseGroups(data []byte) ([]templates.FieldGroup, error) {
 	} else {
 		raws = []json.RawMessage{data}
 	}
-	var out []templates.FieldGroup
+	var out []fields.Group
 	for i, raw := range raws {
 		g, ok, err := parseGroup(raw)
 		if err != nil {
@@ -47,23 +47,23 @@ func ParseGroups(data []byte) ([]templates.FieldGroup, error) {
 
 type object map[string]json.RawMessage
 
-func parseGroup(raw json.RawMessage) (templates.FieldGroup, bool, error) {
+func parseGroup(raw json.RawMessage) (fields.Group, bool, error) {
 	var o object
 	if err := json.Unmarshal(raw, &o); err != nil || o == nil {
-		return templates.FieldGroup{}, false, errors.New("a field group must be a JSON object")
+		return fields.Group{}, false, errors.New("a field group must be a JSON object")
 	}
-	g := templates.FieldGroup{Key: str(o["key"]), Title: str(o["title"])}
+	g := fields.Group{Key: str(o["key"]), Title: str(o["title"])}
 	if g.Key == "" && g.Title == "" {
 		return g, false, errors.New("a field group needs a key or a title")
 	}
 	if v, ok := o["active"]; ok && !flag(v, true) {
 		return g, false, nil
 	}
-	fields, err := parseFields(o["fields"], 0)
+	defs, err := parseFields(o["fields"], 0)
 	if err != nil {
 		return g, false, fmt.Errorf("group %q: %w", g.Key, err)
 	}
-	g.Fields = fields
+	g.Fields = defs
 	g.PostTypes = postTypes(o["location"])
 	return g, true, nil
 }
@@ -105,7 +105,7 @@ func contains(list []string, s string) bool {
 // presentational field types hold no value.
 func presentational(t string) bool { return t == "tab" || t == "message" || t == "accordion" }
 
-func parseFields(raw json.RawMessage, depth int) ([]templates.Field, error) {
+func parseFields(raw json.RawMessage, depth int) ([]fields.Field, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
@@ -116,7 +116,7 @@ func parseFields(raw json.RawMessage, depth int) ([]templates.Field, error) {
 	if err := json.Unmarshal(raw, &items); err != nil {
 		return nil, errors.New("fields must be an array of field objects")
 	}
-	out := make([]templates.Field, 0, len(items))
+	out := make([]fields.Field, 0, len(items))
 	for i, o := range items {
 		if o == nil {
 			return nil, fmt.Errorf("field %d is not an object", i)
@@ -138,8 +138,8 @@ func parseFields(raw json.RawMessage, depth int) ([]templates.Field, error) {
 	return out, nil
 }
 
-func parseField(o object, depth int) (templates.Field, error) {
-	f := templates.Field{
+func parseField(o object, depth int) (fields.Field, error) {
+	f := fields.Field{
 		Key: str(o["key"]), Name: str(o["name"]), Label: str(o["label"]), Type: str(o["type"]),
 		Required: flag(o["required"], false), Instructions: str(o["instructions"]),
 		Min: num(o["min"]), Max: num(o["max"]), Step: num(o["step"]),
@@ -162,15 +162,15 @@ func parseField(o object, depth int) (templates.Field, error) {
 		}
 	}
 	switch f.Type {
-	case templates.TypeSelect, templates.TypeCheckbox, templates.TypeRadio:
+	case fields.TypeSelect, fields.TypeCheckbox, fields.TypeRadio:
 		choices, err := parseChoices(o["choices"])
 		if err != nil {
 			return f, err
 		}
 		f.Choices = choices
-	case templates.TypeRelationship, templates.TypePostObject:
+	case fields.TypeRelationship, fields.TypePostObject:
 		f.PostTypes = strList(o["post_type"])
-	case templates.TypeTaxonomy:
+	case fields.TypeTaxonomy:
 		f.Taxonomy = str(o["taxonomy"])
 		switch str(o["field_type"]) {
 		case "checkbox", "multi_select":
@@ -178,15 +178,15 @@ func parseField(o object, depth int) (templates.Field, error) {
 		default:
 			f.Multiple = false
 		}
-	case templates.TypeUser:
+	case fields.TypeUser:
 		f.Roles = strList(o["role"])
-	case templates.TypeRepeater, templates.TypeGroup:
+	case fields.TypeRepeater, fields.TypeGroup:
 		subs, err := parseFields(o["sub_fields"], depth+1)
 		if err != nil {
 			return f, err
 		}
 		f.SubFields = subs
-	case templates.TypeRange:
+	case fields.TypeRange:
 		// ACF's range defaults to 0..100.
 		if f.Min == nil {
 			f.Min = ptr(0)
@@ -208,7 +208,7 @@ func ptr(v float64) *float64 { return &v }
 
 // parseChoices reads ACF choices: an object of value to label, kept in
 // file order, or an array (ACF writes [] for no choices).
-func parseChoices(raw json.RawMessage) ([]templates.Choice, error) {
+func parseChoices(raw json.RawMessage) ([]fields.Choice, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" || string(raw) == `""` {
 		return nil, nil
@@ -218,10 +218,10 @@ func parseChoices(raw json.RawMessage) ([]templates.Choice, error) {
 		if err := json.Unmarshal(raw, &list); err != nil {
 			return nil, errors.New("choices must be an object or an array")
 		}
-		out := make([]templates.Choice, 0, len(list))
+		out := make([]fields.Choice, 0, len(list))
 		for _, e := range list {
 			if s := str(e); s != "" {
-				out = append(out, templates.Choice{Value: s, Label: s})
+				out = append(out, fields.Choice{Value: s, Label: s})
 			}
 		}
 		return out, nil
@@ -231,7 +231,7 @@ func parseChoices(raw json.RawMessage) ([]templates.Choice, error) {
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return nil, errors.New("choices must be an object or an array")
 	}
-	var out []templates.Choice
+	var out []fields.Choice
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
@@ -246,7 +246,7 @@ func parseChoices(raw json.RawMessage) ([]templates.Choice, error) {
 		if label == "" {
 			label = key
 		}
-		out = append(out, templates.Choice{Value: key, Label: label})
+		out = append(out, fields.Choice{Value: key, Label: label})
 	}
 	return out, nil
 }

@@ -3,10 +3,10 @@
 // acf-json directory and ACF's export tool writes: one field group per
 // file (or an array of groups), with its fields and location rules.
 //
-// ParseGroups decodes one file into templates.FieldGroup values; Adapter
-// is a templates.FieldAdapter over a directory of such files in an fs.FS,
-// read afresh on every call so that edits show up (and make templates
-// stale, see templates.Stale).
+// ParseGroups decodes one file into fields.Group values; Adapter is a
+// fields.Adapter over a directory of such files in an fs.FS, read afresh
+// on every call so that edits show up (and make templates stale, see
+// templates.Library.Stale).
 //
 // Field types text, textarea, number, range, email, url, password, image,
 // file, wysiwyg, select, checkbox, radio, true_false, date_picker,

@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"slices"
 
-	"github.com/contentgen/contentgen/templates"
+	"github.com/contentgen/contentgen/templates/fields"
 )
 
 // Options configure an Adapter. Nil means the defaults.
@@ -25,17 +25,17 @@ type Options struct {
 	SkipInvalid bool
 }
 
-// Adapter is a templates.FieldAdapter over the *.json files at the root of
+// Adapter is a fields.Adapter over the *.json files at the root of
 // an fs.FS (use fs.Sub for a directory, os.DirFS for a site's acf-json).
 // Files are read on every call, so edits show up at once. It is safe for
 // concurrent use as long as the fs.FS is.
 type Adapter struct {
 	fsys fs.FS
-	info templates.AdapterInfo
+	info fields.AdapterInfo
 	skip bool
 }
 
-var _ templates.FieldAdapter = (*Adapter)(nil)
+var _ fields.Adapter = (*Adapter)(nil)
 
 // New returns an adapter reading fsys.
 func New(fsys fs.FS, opts *Options) *Adapter {
@@ -43,7 +43,7 @@ func New(fsys fs.FS, opts *Options) *Adapter {
 	if opts != nil {
 		o = *opts
 	}
-	a := &Adapter{fsys: fsys, skip: o.SkipInvalid, info: templates.AdapterInfo{
+	a := &Adapter{fsys: fsys, skip: o.SkipInvalid, info: fields.AdapterInfo{
 		Name: o.Name, Slug: o.Slug, Version: o.Version, Active: !o.Inactive, Primary: o.Primary,
 	}}
 	if a.info.Name == "" {
@@ -58,17 +58,17 @@ func New(fsys fs.FS, opts *Options) *Adapter {
 	return a
 }
 
-// Info implements templates.FieldAdapter.
-func (a *Adapter) Info() templates.AdapterInfo { return a.info }
+// Info implements fields.Adapter.
+func (a *Adapter) Info() fields.AdapterInfo { return a.info }
 
 // Groups reads every field group of the files, in file name order.
-func (a *Adapter) Groups(ctx context.Context) ([]templates.FieldGroup, error) {
+func (a *Adapter) Groups(ctx context.Context) ([]fields.Group, error) {
 	names, err := fs.Glob(a.fsys, "*.json")
 	if err != nil {
 		return nil, fmt.Errorf("acfjson: listing files: %w", err)
 	}
 	slices.Sort(names)
-	var out []templates.FieldGroup
+	var out []fields.Group
 	for _, name := range names {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -89,7 +89,7 @@ func (a *Adapter) Groups(ctx context.Context) ([]templates.FieldGroup, error) {
 	return out, nil
 }
 
-// PostTypes implements templates.FieldAdapter.
+// PostTypes implements fields.Adapter.
 func (a *Adapter) PostTypes(ctx context.Context) ([]string, error) {
 	groups, err := a.Groups(ctx)
 	if err != nil {
@@ -107,13 +107,13 @@ func (a *Adapter) PostTypes(ctx context.Context) ([]string, error) {
 	return out, nil
 }
 
-// FieldGroups implements templates.FieldAdapter.
-func (a *Adapter) FieldGroups(ctx context.Context, postType string) ([]templates.FieldGroup, error) {
+// FieldGroups implements fields.Adapter.
+func (a *Adapter) FieldGroups(ctx context.Context, postType string) ([]fields.Group, error) {
 	groups, err := a.Groups(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var out []templates.FieldGroup
+	var out []fields.Group
 	for _, g := range groups {
 		if g.AppliesTo(postType) {
 			out = append(out, g)
@@ -122,9 +122,9 @@ func (a *Adapter) FieldGroups(ctx context.Context, postType string) ([]templates
 	return out, nil
 }
 
-// Relations implements templates.FieldAdapter. ACF keeps relations in
+// Relations implements fields.Adapter. ACF keeps relations in
 // relationship and post_object fields, not as separate definitions, so
 // there are none.
-func (a *Adapter) Relations(ctx context.Context, postType string) ([]templates.Relation, error) {
+func (a *Adapter) Relations(ctx context.Context, postType string) ([]fields.Relation, error) {
 	return nil, ctx.Err()
 }

@@ -1,7 +1,9 @@
-package templates
+package fields
 
 import (
 	"slices"
+
+	"github.com/contentgen/contentgen/internal/jsonclone"
 )
 
 // Field types understood by detection, value generation and the ACF
@@ -36,8 +38,8 @@ const (
 	TypeGoogleMap      = "google_map"
 )
 
-// FieldTypes returns the supported field types, in a stable order.
-func FieldTypes() []string {
+// Types returns the supported field types, in a stable order.
+func Types() []string {
 	return []string{
 		TypeText, TypeTextarea, TypeNumber, TypeRange, TypeEmail, TypeURL, TypePassword,
 		TypeImage, TypeFile, TypeWYSIWYG, TypeSelect, TypeCheckbox, TypeRadio, TypeTrueFalse,
@@ -113,8 +115,8 @@ type Choice struct {
 	Label string `json:"label"`
 }
 
-// FieldGroup is a titled set of fields an adapter defines for post types.
-type FieldGroup struct {
+// Group is a titled set of fields an adapter defines for post types.
+type Group struct {
 	Key   string `json:"key"`
 	Title string `json:"title"`
 	// PostTypes are the post types the group applies to.
@@ -123,7 +125,7 @@ type FieldGroup struct {
 }
 
 // AppliesTo reports whether g applies to postType.
-func (g *FieldGroup) AppliesTo(postType string) bool {
+func (g *Group) AppliesTo(postType string) bool {
 	return slices.Contains(g.PostTypes, postType)
 }
 
@@ -197,7 +199,7 @@ func (f Field) Clone() Field {
 	f.Choices = slices.Clone(f.Choices)
 	f.PostTypes = slices.Clone(f.PostTypes)
 	f.Roles = slices.Clone(f.Roles)
-	f.DefaultValue = cloneAny(f.DefaultValue)
+	f.DefaultValue = jsonclone.Value(f.DefaultValue)
 	if f.SubFields != nil {
 		subs := make([]Field, len(f.SubFields))
 		for i, s := range f.SubFields {
@@ -209,7 +211,7 @@ func (f Field) Clone() Field {
 }
 
 // Clone returns a deep copy of g.
-func (g FieldGroup) Clone() FieldGroup {
+func (g Group) Clone() Group {
 	g.PostTypes = slices.Clone(g.PostTypes)
 	if g.Fields != nil {
 		fs := make([]Field, len(g.Fields))
@@ -247,4 +249,15 @@ func SupportedCoreFields(features []string) []Field {
 		out = append(out, f)
 	}
 	return out
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// nonNil returns s, or an empty list for nil, for lists that are
+// reported as [] rather than null.
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }

@@ -1,4 +1,4 @@
-package templates
+package fields
 
 import (
 	"context"
@@ -20,10 +20,10 @@ type AdapterInfo struct {
 	Primary bool `json:"primary"`
 }
 
-// FieldAdapter reads custom field definitions from one source (a field
+// Adapter reads custom field definitions from one source (a field
 // plugin's data, code, files). Implementations must be safe for concurrent
 // use and return ctx.Err() (possibly wrapped) when ctx is done.
-type FieldAdapter interface {
+type Adapter interface {
 	// Info describes the adapter.
 	Info() AdapterInfo
 	// PostTypes returns the post types the adapter defines field groups or
@@ -31,7 +31,7 @@ type FieldAdapter interface {
 	PostTypes(ctx context.Context) ([]string, error)
 	// FieldGroups returns the field groups that apply to postType, in the
 	// adapter's order; empty (not an error) when none do.
-	FieldGroups(ctx context.Context, postType string) ([]FieldGroup, error)
+	FieldGroups(ctx context.Context, postType string) ([]Group, error)
 	// Relations returns the relation definitions whose source is
 	// postType; empty when none.
 	Relations(ctx context.Context, postType string) ([]Relation, error)
@@ -43,12 +43,12 @@ type FieldAdapter interface {
 // active one that claims to be primary, else the first active one. A
 // Registry is immutable and safe for concurrent use.
 type Registry struct {
-	adapters []FieldAdapter
+	adapters []Adapter
 }
 
 // NewRegistry returns a registry of adapters, in priority order. Nil
 // adapters are skipped.
-func NewRegistry(adapters ...FieldAdapter) *Registry {
+func NewRegistry(adapters ...Adapter) *Registry {
 	r := &Registry{}
 	for _, a := range adapters {
 		if a != nil {
@@ -59,8 +59,8 @@ func NewRegistry(adapters ...FieldAdapter) *Registry {
 }
 
 // ordered returns the active adapters, primary first, with their infos.
-func (r *Registry) ordered() ([]FieldAdapter, []AdapterInfo) {
-	var as []FieldAdapter
+func (r *Registry) ordered() ([]Adapter, []AdapterInfo) {
+	var as []Adapter
 	var infos []AdapterInfo
 	primary := -1
 	for _, a := range r.adapters {
@@ -109,7 +109,7 @@ func (r *Registry) Primary() (AdapterInfo, bool) {
 }
 
 // Adapter returns the adapter with slug, active or not.
-func (r *Registry) Adapter(slug string) (FieldAdapter, bool) {
+func (r *Registry) Adapter(slug string) (Adapter, bool) {
 	for _, a := range r.adapters {
 		if a.Info().Slug == slug {
 			return a, true
@@ -123,7 +123,7 @@ type PostTypeFields struct {
 	// Adapter is the adapter the definitions come from; zero when no
 	// active adapter defines the post type.
 	Adapter   AdapterInfo
-	Groups    []FieldGroup
+	Groups    []Group
 	Relations []Relation
 	// Also lists the other active adapters that define the post type too,
 	// and lost to Adapter.
@@ -188,20 +188,20 @@ func (r *Registry) PostTypes(ctx context.Context) (map[string][]string, error) {
 	return out, nil
 }
 
-// CodeAdapter is a FieldAdapter over field groups and relations registered
+// CodeAdapter is a Adapter over field groups and relations registered
 // in code, for example by a site's own setup or a test fixture. It is
 // immutable and safe for concurrent use.
 type CodeAdapter struct {
 	info      AdapterInfo
-	groups    []FieldGroup
+	groups    []Group
 	relations []Relation
 }
 
-var _ FieldAdapter = (*CodeAdapter)(nil)
+var _ Adapter = (*CodeAdapter)(nil)
 
 // NewCodeAdapter returns an adapter over copies of groups and relations.
 // An empty info.Slug becomes "code" and an empty info.Name "Code".
-func NewCodeAdapter(info AdapterInfo, groups []FieldGroup, relations []Relation) *CodeAdapter {
+func NewCodeAdapter(info AdapterInfo, groups []Group, relations []Relation) *CodeAdapter {
 	if info.Slug == "" {
 		info.Slug = "code"
 	}
@@ -218,10 +218,10 @@ func NewCodeAdapter(info AdapterInfo, groups []FieldGroup, relations []Relation)
 	return a
 }
 
-// Info implements FieldAdapter.
+// Info implements Adapter.
 func (a *CodeAdapter) Info() AdapterInfo { return a.info }
 
-// PostTypes implements FieldAdapter.
+// PostTypes implements Adapter.
 func (a *CodeAdapter) PostTypes(ctx context.Context) ([]string, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -238,12 +238,12 @@ func (a *CodeAdapter) PostTypes(ctx context.Context) ([]string, error) {
 	return slices.Sorted(maps.Keys(set)), nil
 }
 
-// FieldGroups implements FieldAdapter.
-func (a *CodeAdapter) FieldGroups(ctx context.Context, postType string) ([]FieldGroup, error) {
+// FieldGroups implements Adapter.
+func (a *CodeAdapter) FieldGroups(ctx context.Context, postType string) ([]Group, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var out []FieldGroup
+	var out []Group
 	for _, g := range a.groups {
 		if g.AppliesTo(postType) {
 			out = append(out, g.Clone())
@@ -252,7 +252,7 @@ func (a *CodeAdapter) FieldGroups(ctx context.Context, postType string) ([]Field
 	return out, nil
 }
 
-// Relations implements FieldAdapter.
+// Relations implements Adapter.
 func (a *CodeAdapter) Relations(ctx context.Context, postType string) ([]Relation, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err

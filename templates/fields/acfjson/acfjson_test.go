@@ -10,10 +10,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/templates"
-	"github.com/contentgen/contentgen/templates/acfjson"
+	"github.com/contentgen/contentgen/templates/fields"
+	"github.com/contentgen/contentgen/templates/fields/acfjson"
 )
 
-func field(t *testing.T, fs []templates.Field, name string) templates.Field {
+func field(t *testing.T, fs []fields.Field, name string) fields.Field {
 	t.Helper()
 	for _, f := range fs {
 		if f.Name == name {
@@ -21,7 +22,7 @@ func field(t *testing.T, fs []templates.Field, name string) templates.Field {
 		}
 	}
 	t.Fatalf("no field %q", name)
-	return templates.Field{}
+	return fields.Field{}
 }
 
 func num(v float64) *float64 { return &v }
@@ -41,9 +42,9 @@ func TestParseBookGroup(t *testing.T) {
 
 	cases := []struct {
 		name  string
-		check func(t *testing.T, f templates.Field)
+		check func(t *testing.T, f fields.Field)
 	}{
-		{"isbn", func(t *testing.T, f templates.Field) {
+		{"isbn", func(t *testing.T, f fields.Field) {
 			require.Equal(t, "text", f.Type)
 			require.True(t, f.Required, "required 1")
 			require.Equal(t, 17, f.MaxLength)
@@ -51,53 +52,53 @@ func TestParseBookGroup(t *testing.T) {
 			require.Equal(t, "field_book_isbn", f.Key)
 			require.Equal(t, "ISBN", f.Label)
 		}},
-		{"subtitle", func(t *testing.T, f templates.Field) {
+		{"subtitle", func(t *testing.T, f fields.Field) {
 			require.False(t, f.Required)
 			require.Zero(t, f.MaxLength, `maxlength "" means none`)
 		}},
-		{"price", func(t *testing.T, f templates.Field) {
+		{"price", func(t *testing.T, f fields.Field) {
 			require.Equal(t, num(0.99), f.Min, "numbers written as strings")
 			require.Equal(t, num(99.99), f.Max)
 			require.Equal(t, num(0.01), f.Step)
 		}},
-		{"pages", func(t *testing.T, f templates.Field) {
+		{"pages", func(t *testing.T, f fields.Field) {
 			require.Equal(t, num(40), f.Min)
 			require.Nil(t, f.Step, `step "" means none`)
 		}},
-		{"rating", func(t *testing.T, f templates.Field) {
+		{"rating", func(t *testing.T, f fields.Field) {
 			require.Equal(t, "range", f.Type)
 			require.Equal(t, num(0.5), f.Step)
 		}},
-		{"format", func(t *testing.T, f templates.Field) {
-			require.Equal(t, []templates.Choice{{Value: "hardcover", Label: "Hardcover"}, {Value: "paperback", Label: "Paperback"}, {Value: "ebook", Label: "E-book"}, {Value: "audio", Label: "Audiobook"}}, f.Choices, "choices keep file order")
+		{"format", func(t *testing.T, f fields.Field) {
+			require.Equal(t, []fields.Choice{{Value: "hardcover", Label: "Hardcover"}, {Value: "paperback", Label: "Paperback"}, {Value: "ebook", Label: "E-book"}, {Value: "audio", Label: "Audiobook"}}, f.Choices, "choices keep file order")
 			require.Equal(t, "paperback", f.DefaultValue)
 			require.False(t, f.Multiple)
 			require.Equal(t, "value", f.ReturnFormat)
 		}},
-		{"genres", func(t *testing.T, f templates.Field) {
+		{"genres", func(t *testing.T, f fields.Field) {
 			require.Len(t, f.Choices, 5)
 			require.Equal(t, "label", f.ReturnFormat)
 		}},
-		{"published_on", func(t *testing.T, f templates.Field) { require.Equal(t, "Y-m-d", f.ReturnFormat) }},
-		{"cover", func(t *testing.T, f templates.Field) { require.Equal(t, "url", f.ReturnFormat) }},
-		{"book_author", func(t *testing.T, f templates.Field) {
+		{"published_on", func(t *testing.T, f fields.Field) { require.Equal(t, "Y-m-d", f.ReturnFormat) }},
+		{"cover", func(t *testing.T, f fields.Field) { require.Equal(t, "url", f.ReturnFormat) }},
+		{"book_author", func(t *testing.T, f fields.Field) {
 			require.Equal(t, []string{"author"}, f.PostTypes)
 			require.Equal(t, num(1), f.Min)
 			require.Equal(t, num(2), f.Max)
 		}},
-		{"publisher", func(t *testing.T, f templates.Field) {
+		{"publisher", func(t *testing.T, f fields.Field) {
 			require.Equal(t, "post_object", f.Type)
 			require.True(t, f.AllowNull)
 			require.Equal(t, "object", f.ReturnFormat)
 		}},
-		{"series", func(t *testing.T, f templates.Field) {
+		{"series", func(t *testing.T, f fields.Field) {
 			require.Equal(t, "book_series", f.Taxonomy)
 			require.False(t, f.Multiple, "field_type select holds one term")
 		}},
-		{"editor", func(t *testing.T, f templates.Field) { require.Equal(t, []string{"editor", "author"}, f.Roles) }},
-		{"spine_colour", func(t *testing.T, f templates.Field) { require.False(t, f.EnableOpacity) }},
-		{"review", func(t *testing.T, f templates.Field) { require.Equal(t, "wysiwyg", f.Type) }},
-		{"reviewer_password", func(t *testing.T, f templates.Field) { require.Equal(t, "password", f.Type) }},
+		{"editor", func(t *testing.T, f fields.Field) { require.Equal(t, []string{"editor", "author"}, f.Roles) }},
+		{"spine_colour", func(t *testing.T, f fields.Field) { require.False(t, f.EnableOpacity) }},
+		{"review", func(t *testing.T, f fields.Field) { require.Equal(t, "wysiwyg", f.Type) }},
+		{"reviewer_password", func(t *testing.T, f fields.Field) { require.Equal(t, "password", f.Type) }},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { tc.check(t, field(t, g.Fields, tc.name)) })
@@ -129,7 +130,7 @@ func TestParseEventAndPeople(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, groups, 1, "an array of groups; the inactive one is left out")
 	kraj := field(t, groups[0].Fields, "kraj")
-	require.Equal(t, []templates.Choice{{Value: "Poland", Label: "Poland"}, {Value: "Germany", Label: "Germany"}, {Value: "Italy", Label: "Italy"}}, kraj.Choices)
+	require.Equal(t, []fields.Choice{{Value: "Poland", Label: "Poland"}, {Value: "Germany", Label: "Germany"}, {Value: "Italy", Label: "Italy"}}, kraj.Choices)
 }
 
 func TestParseErrors(t *testing.T) {
@@ -159,7 +160,7 @@ func TestAdapter(t *testing.T) {
 	ctx := context.Background()
 	a := acfjson.New(os.DirFS("testdata/acf-json"), &acfjson.Options{Primary: true})
 	info := a.Info()
-	require.Equal(t, templates.AdapterInfo{Name: "Advanced Custom Fields (local JSON)", Slug: "acf", Version: "local-json", Active: true, Primary: true}, info)
+	require.Equal(t, fields.AdapterInfo{Name: "Advanced Custom Fields (local JSON)", Slug: "acf", Version: "local-json", Active: true, Primary: true}, info)
 
 	pts, err := a.PostTypes(ctx)
 	require.NoError(t, err)
@@ -196,9 +197,9 @@ func TestAdapterWithRegistryAndStale(t *testing.T) {
 	book, err := os.ReadFile("testdata/acf-json/group_book_details.json")
 	require.NoError(t, err)
 	fsys := fstest.MapFS{"group_book_details.json": {Data: book}}
-	code := templates.NewCodeAdapter(templates.AdapterInfo{Slug: "code", Active: true},
-		[]templates.FieldGroup{{Key: "g", Title: "Code", PostTypes: []string{"book", "magazine"}, Fields: []templates.Field{{Name: "legacy", Type: "text"}}}}, nil)
-	reg := templates.NewRegistry(code, acfjson.New(fsys, &acfjson.Options{Primary: true}))
+	code := fields.NewCodeAdapter(fields.AdapterInfo{Slug: "code", Active: true},
+		[]fields.Group{{Key: "g", Title: "Code", PostTypes: []string{"book", "magazine"}, Fields: []fields.Field{{Name: "legacy", Type: "text"}}}}, nil)
+	reg := fields.NewRegistry(code, acfjson.New(fsys, &acfjson.Options{Primary: true}))
 
 	got, err := reg.Fields(ctx, "book")
 	require.NoError(t, err)
@@ -240,15 +241,15 @@ func TestFillACFFields(t *testing.T) {
 	for _, pt := range []string{"book", "event", "author"} {
 		groups, err := a.FieldGroups(ctx, pt)
 		require.NoError(t, err)
-		fields := templates.DetectFields(groups[0].Fields)
+		defs := fields.DetectFields(groups[0].Fields)
 		r := rand.New(rand.NewPCG(9, 9))
 		g := templates.NewFiller(r, nil, &templates.FillOptions{})
 		for range 50 {
-			resolved, err := g.Resolve(ctx, g.Fill(fields, nil), lookup)
+			resolved, err := g.Resolve(ctx, g.Fill(defs, nil), lookup)
 			require.NoError(t, err)
 			vals := resolved.(map[string]any)
-			require.Len(t, vals, len(fields), "%s: every field is filled under the default setting", pt)
-			for _, f := range fields {
+			require.Len(t, vals, len(defs), "%s: every field is filled under the default setting", pt)
+			for _, f := range defs {
 				v := vals[f.Name]
 				if f.Required {
 					require.NotEmpty(t, v, "%s.%s is required", pt, f.Name)
@@ -268,15 +269,15 @@ func TestFillACFFields(t *testing.T) {
 			}
 		}
 		if pt == "event" {
-			require.Equal(t, "phone", field(t, fields, "telefon").DetectedType)
-			require.Equal(t, "postcode", field(t, fields, "plz").DetectedType)
-			require.Equal(t, "company", field(t, fields, "organiser").SubFields[0].DetectedType)
+			require.Equal(t, "phone", field(t, defs, "telefon").DetectedType)
+			require.Equal(t, "postcode", field(t, defs, "plz").DetectedType)
+			require.Equal(t, "company", field(t, defs, "organiser").SubFields[0].DetectedType)
 		}
 		if pt == "author" {
-			require.Equal(t, "first_name", field(t, fields, "prenom").DetectedType)
-			require.Equal(t, "last_name", field(t, fields, "nom_de_famille").DetectedType)
-			require.Equal(t, "birth_date", field(t, fields, "fecha_nacimiento").DetectedType)
-			require.Equal(t, "city", field(t, fields, "citta").DetectedType)
+			require.Equal(t, "first_name", field(t, defs, "prenom").DetectedType)
+			require.Equal(t, "last_name", field(t, defs, "nom_de_famille").DetectedType)
+			require.Equal(t, "birth_date", field(t, defs, "fecha_nacimiento").DetectedType)
+			require.Equal(t, "city", field(t, defs, "citta").DetectedType)
 		}
 	}
 }
@@ -300,8 +301,8 @@ func FuzzParseGroups(f *testing.F) {
 		if err != nil {
 			return
 		}
-		var walk func(fs []templates.Field)
-		walk = func(fs []templates.Field) {
+		var walk func(fs []fields.Field)
+		walk = func(fs []fields.Field) {
 			for _, fd := range fs {
 				if fd.Name == "" || fd.Type == "" {
 					t.Fatalf("accepted a field without name or type: %+v", fd)
@@ -316,7 +317,7 @@ func FuzzParseGroups(f *testing.F) {
 			walk(g.Fields)
 			// Whatever parses can be filled without panicking.
 			r := rand.New(rand.NewPCG(1, 1))
-			templates.NewFiller(r, nil, nil).Fill(templates.DetectFields(g.Fields), nil)
+			templates.NewFiller(r, nil, nil).Fill(fields.DetectFields(g.Fields), nil)
 		}
 	})
 }

@@ -1,11 +1,11 @@
-package templates_test
+package fields_test
 
 import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/contentgen/contentgen/templates"
+	"github.com/contentgen/contentgen/templates/fields"
 )
 
 type detectCase struct {
@@ -195,9 +195,9 @@ var heldOutNames = []detectCase{
 	{"ordernummer", "", "text", ""},
 }
 
-func detect(c detectCase) templates.Detection {
-	f := templates.Field{Key: "field_" + c.name, Name: c.name, Label: c.label, Type: c.fieldType}
-	return templates.Detect(&f)
+func detect(c detectCase) fields.Detection {
+	f := fields.Field{Key: "field_" + c.name, Name: c.name, Label: c.label, Type: c.fieldType}
+	return fields.Detect(&f)
 }
 
 func TestDetectTunedNames(t *testing.T) {
@@ -211,10 +211,10 @@ func TestDetectTunedNames(t *testing.T) {
 				require.Zero(t, d.Confidence)
 				return
 			}
-			require.GreaterOrEqual(t, d.Confidence, templates.MinConfidence)
+			require.GreaterOrEqual(t, d.Confidence, fields.MinConfidence)
 			require.LessOrEqual(t, d.Confidence, 1.0)
-			require.True(t, templates.IsSemanticType(d.Type))
-			require.True(t, templates.SemanticFits(d.Type, c.fieldType), "a detection always fits the field type")
+			require.True(t, fields.IsSemanticType(d.Type))
+			require.True(t, fields.SemanticFits(d.Type, c.fieldType), "a detection always fits the field type")
 		})
 		langs++
 	}
@@ -243,11 +243,11 @@ func TestDetectConfidenceOrder(t *testing.T) {
 	require.Equal(t, "email", compound.Type)
 	require.Greater(t, exact.Confidence, partial.Confidence, "a whole-name match is surer than a part")
 	require.Greater(t, partial.Confidence, compound.Confidence, "a separate word is surer than part of a compound")
-	agreeing := templates.Detect(&templates.Field{Name: "email", Label: "E-Mail-Adresse", Type: "text"})
+	agreeing := fields.Detect(&fields.Field{Name: "email", Label: "E-Mail-Adresse", Type: "text"})
 	require.Equal(t, "email", agreeing.Type)
 	require.GreaterOrEqual(t, agreeing.Confidence, exact.Confidence, "name and label agreeing never lower confidence")
 
-	fromInstructions := templates.Detect(&templates.Field{Name: "contact", Instructions: "The customer's phone number", Type: "text"})
+	fromInstructions := fields.Detect(&fields.Field{Name: "contact", Instructions: "The customer's phone number", Type: "text"})
 	require.Equal(t, "phone", fromInstructions.Type)
 	require.Equal(t, "instructions", fromInstructions.Source)
 	require.Less(t, fromInstructions.Confidence, exact.Confidence)
@@ -255,45 +255,45 @@ func TestDetectConfidenceOrder(t *testing.T) {
 
 func TestSemanticTypes(t *testing.T) {
 	t.Parallel()
-	types := templates.SemanticTypes()
+	types := fields.SemanticTypes()
 	require.GreaterOrEqual(t, len(types), 30)
 	seen := map[string]bool{}
 	for _, s := range types {
 		require.False(t, seen[s], "duplicate %s", s)
 		seen[s] = true
-		require.True(t, templates.IsSemanticType(s))
-		require.True(t, templates.SemanticFits(s, templates.TypeText), "%s fits a text field", s)
+		require.True(t, fields.IsSemanticType(s))
+		require.True(t, fields.SemanticFits(s, fields.TypeText), "%s fits a text field", s)
 	}
-	require.False(t, templates.IsSemanticType("shoe_size"))
+	require.False(t, fields.IsSemanticType("shoe_size"))
 	types[0] = "mutated"
-	require.Equal(t, "email", templates.SemanticTypes()[0], "callers get a copy")
+	require.Equal(t, "email", fields.SemanticTypes()[0], "callers get a copy")
 
 	// An AI detector's answer is checked before use.
-	require.False(t, templates.SemanticFits("email", templates.TypeNumber))
-	require.True(t, templates.SemanticFits("price", templates.TypeRange))
-	require.False(t, templates.SemanticFits("nonsense", templates.TypeText))
+	require.False(t, fields.SemanticFits("email", fields.TypeNumber))
+	require.True(t, fields.SemanticFits("price", fields.TypeRange))
+	require.False(t, fields.SemanticFits("nonsense", fields.TypeText))
 }
 
 func TestDetectFieldsAndCache(t *testing.T) {
 	t.Parallel()
-	fields := []templates.Field{
+	defs := []fields.Field{
 		{Key: "f1", Name: "email", Type: "text"},
 		{Key: "f2", Name: "price", Type: "number", DetectedType: "rating"},
-		{Key: "f3", Name: "schedule", Type: "repeater", SubFields: []templates.Field{{Key: "f4", Name: "stadt", Type: "text"}}},
+		{Key: "f3", Name: "schedule", Type: "repeater", SubFields: []fields.Field{{Key: "f4", Name: "stadt", Type: "text"}}},
 	}
-	out := templates.DetectFields(fields)
+	out := fields.DetectFields(defs)
 	require.Equal(t, "email", out[0].DetectedType)
 	require.Equal(t, "rating", out[1].DetectedType, "a detection already made is kept")
 	require.Equal(t, "city", out[2].SubFields[0].DetectedType)
-	require.Empty(t, fields[0].DetectedType, "the input is not modified")
+	require.Empty(t, defs[0].DetectedType, "the input is not modified")
 
-	var cache templates.DetectionCache
-	got := cache.Detect("event", fields)
+	var cache fields.DetectionCache
+	got := cache.Detect("event", defs)
 	require.Equal(t, out, got)
 	require.Len(t, cache.Get("event"), 3, "detections are cached per field key")
-	cache.Put("event", map[string]templates.Detection{"f1": {Type: "url", Confidence: 0.9, Source: "ai_one"}})
-	require.Equal(t, "url", cache.Detect("event", fields)[0].DetectedType, "cached answers win")
-	cache.Detect("book", fields[:1])
+	cache.Put("event", map[string]fields.Detection{"f1": {Type: "url", Confidence: 0.9, Source: "ai_one"}})
+	require.Equal(t, "url", cache.Detect("event", defs)[0].DetectedType, "cached answers win")
+	cache.Detect("book", defs[:1])
 	require.Equal(t, 3, cache.Clear("event"))
 	require.Equal(t, 0, cache.Clear("event"))
 	require.Equal(t, 1, cache.ClearAll())

@@ -1,10 +1,12 @@
-package templates
+package fields
 
 import (
 	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/contentgen/contentgen/internal/ascii"
 )
 
 // Detection is the semantic type found for one field.
@@ -79,15 +81,6 @@ func umlautVariants(s string) []string {
 	}
 	r := strings.NewReplacer("ä", "ae", "ö", "oe", "ü", "ue", "Ä", "Ae", "Ö", "Oe", "Ü", "Ue")
 	return []string{s, r.Replace(s)}
-}
-
-// fold maps accented Latin letters to ASCII.
-var fold = map[rune]string{
-	'ä': "a", 'ö': "o", 'ü': "u", 'ß': "ss", 'à': "a", 'á': "a", 'â': "a", 'ã': "a", 'å': "a",
-	'æ': "ae", 'ç': "c", 'è': "e", 'é': "e", 'ê': "e", 'ë': "e", 'ì': "i", 'í': "i", 'î': "i",
-	'ï': "i", 'ñ': "n", 'ò': "o", 'ó': "o", 'ô': "o", 'õ': "o", 'ø': "o", 'ù': "u", 'ú': "u",
-	'û': "u", 'ý': "y", 'ÿ': "y", 'ł': "l", 'ś': "s", 'ź': "z", 'ż': "z", 'ć': "c", 'ń': "n",
-	'ę': "e", 'ą': "a", 'č': "c", 'ř': "r", 'š': "s", 'ž': "z", 'ě': "e", 'ů': "u", 'œ': "oe",
 }
 
 // noisePrefixes are leading words of field names that carry no meaning.
@@ -167,7 +160,7 @@ func writeFolded(b *strings.Builder, r rune) {
 		b.WriteRune(r)
 		return
 	}
-	if f, ok := fold[r]; ok {
+	if f, ok := ascii.Fold(r); ok {
 		b.WriteString(f)
 		return
 	}
@@ -333,7 +326,7 @@ func round2(f float64) float64 { return float64(int(f*100+0.5)) / 100 }
 
 var fieldTypeSet = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
-	for _, t := range FieldTypes() {
+	for _, t := range Types() {
 		m[t] = true
 	}
 	return m
