@@ -9,7 +9,8 @@ import (
 
 	"github.com/contentgen/contentgen/templates"
 	"github.com/contentgen/contentgen/templates/fields"
-	"github.com/contentgen/contentgen/templates/localetext"
+	"github.com/contentgen/contentgen/templates/fill"
+	"github.com/contentgen/contentgen/templates/fill/localetext"
 )
 
 // Field-aware generation: the values of core and custom fields under the
@@ -39,7 +40,7 @@ type fieldPlan struct {
 	fields    []fields.Field
 	relations []fields.Relation
 	custom    map[string]templates.FieldSetting
-	filler    *templates.Filler
+	filler    *fill.Filler
 	lookup    *siteLookup
 	authors   *authorPool
 	// statusSet is true when the request named post_status, which wins
@@ -101,7 +102,7 @@ func (g *Generator) newFieldPlan(ctx context.Context, rn *run, pt *PostType, cfg
 		}
 	}
 	if len(fp.core) > 0 || len(fp.keys) > 0 {
-		fp.filler = templates.NewFiller(rn.r, localetext.New(rn.w), &templates.FillOptions{Now: rn.now, ContentFormat: rn.format})
+		fp.filler = fill.New(rn.r, localetext.New(rn.w), &fill.Options{Now: rn.now, ContentFormat: rn.format})
 		fp.lookup = g.newSiteLookup()
 	}
 	return fp, nil
@@ -230,7 +231,7 @@ func (fp *fieldPlan) applyRelations(ctx context.Context, rn *run, post *Post) er
 // and one-to-many relations walk a shuffled pool so that posts of a batch
 // get distinct targets while enough exist; the others pick at random.
 func (fp *fieldPlan) relationTargets(ctx context.Context, rn *run, r *fields.Relation) ([]int64, error) {
-	pool, err := fp.lookup.IDs(ctx, templates.RefPost, r.To)
+	pool, err := fp.lookup.IDs(ctx, fill.RefPost, r.To)
 	if err != nil || len(pool) == 0 {
 		return nil, err
 	}

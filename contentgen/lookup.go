@@ -4,7 +4,7 @@ import (
 	"context"
 	"slices"
 
-	"github.com/contentgen/contentgen/templates"
+	"github.com/contentgen/contentgen/templates/fill"
 )
 
 // siteLookup resolves relational values against the host, loading each
@@ -19,23 +19,23 @@ type siteLookup struct {
 	urls  map[int64]string
 }
 
-var _ templates.URLLookup = (*siteLookup)(nil)
+var _ fill.URLLookup = (*siteLookup)(nil)
 
 func (g *Generator) newSiteLookup() *siteLookup {
 	return &siteLookup{g: g, posts: map[string][]int64{}, terms: map[string][]int64{}, users: map[string][]int64{}}
 }
 
-// IDs implements templates.Lookup.
-func (l *siteLookup) IDs(ctx context.Context, kind templates.RefKind, targets []string) ([]int64, error) {
+// IDs implements fill.Lookup.
+func (l *siteLookup) IDs(ctx context.Context, kind fill.RefKind, targets []string) ([]int64, error) {
 	var one func(context.Context, string) ([]int64, error)
 	switch kind {
-	case templates.RefPost:
+	case fill.RefPost:
 		one = l.postIDs
-	case templates.RefTerm:
+	case fill.RefTerm:
 		one = l.cached(l.terms, l.termIDs)
-	case templates.RefUser:
+	case fill.RefUser:
 		one = l.cached(l.users, l.userIDs)
-	case templates.RefMedia:
+	case fill.RefMedia:
 		return l.mediaIDs(ctx)
 	default:
 		return nil, nil
@@ -58,9 +58,9 @@ func (l *siteLookup) IDs(ctx context.Context, kind templates.RefKind, targets []
 	return slices.Compact(all), nil
 }
 
-// URL implements templates.URLLookup.
-func (l *siteLookup) URL(ctx context.Context, kind templates.RefKind, id int64) (string, error) {
-	if kind != templates.RefMedia {
+// URL implements fill.URLLookup.
+func (l *siteLookup) URL(ctx context.Context, kind fill.RefKind, id int64) (string, error) {
+	if kind != fill.RefMedia {
 		return "", nil
 	}
 	if _, err := l.mediaIDs(ctx); err != nil {

@@ -1,8 +1,8 @@
-// Package templates holds saved generation configurations (templates), the
-// field and taxonomy configuration they carry, and value generation that
-// respects each field's settings. The custom field definitions themselves
-// (adapters, semantic detection, dependencies between post types) live in
-// the fields subpackage.
+// Package templates holds saved generation configurations (templates) and
+// the field and taxonomy configuration they carry. The custom field
+// definitions themselves (adapters, semantic detection, dependencies
+// between post types) live in the fields subpackage; making up values
+// under a configuration lives in the fill subpackage.
 //
 // The package imports only templates/fields and the leaf package
 // locales/markup from the rest of the module, for the content format of
@@ -46,15 +46,4 @@
 // Signature hook. Library.Stale lists templates whose post type's fields have changed since;
 // Library.Status and Library.MarkSeen keep the "fields changed" notice of
 // the sync endpoints, remembered by the Store's SyncMark.
-//
-// # Values
-//
-// A Filler makes the values of one generation run from a *math/rand/v2.Rand
-// and a TextSource (a locales.Writer, via localetext for person names, or
-// LoremText): mode none, choose (random or rotating across the run) and
-// create (type-aware, honouring min/max/step, choices, multiple, return
-// formats, maxlength; required fields are never left empty). Relational
-// fields yield Refs that a Lookup of existing ids resolves; CollectRefs
-// tells how many objects of which types a batch needs. The same seed gives
-// the same values.
 package templates

@@ -11,6 +11,7 @@ import (
 
 	"github.com/contentgen/contentgen/templates"
 	"github.com/contentgen/contentgen/templates/fields"
+	"github.com/contentgen/contentgen/templates/fill"
 )
 
 // A variant stores only what it overrides and is merged over its parent
@@ -91,12 +92,12 @@ func ExampleFiller() {
 		{Name: "published", Type: "date_picker", ReturnFormat: "Y-m-d"},
 		{Name: "author", Type: "post_object", PostTypes: []string{"author"}},
 	})
-	authors := templates.LookupFunc(func(context.Context, templates.RefKind, []string) ([]int64, error) { return []int64{7, 8, 9}, nil })
+	authors := fill.LookupFunc(func(context.Context, fill.RefKind, []string) ([]int64, error) { return []int64{7, 8, 9}, nil })
 	settings := map[string]templates.FieldSetting{
 		"format": {Mode: templates.ModeChoose, Choose: &templates.ChooseOptions{Values: []any{"hardcover", "ebook"}, SelectionMode: templates.SelectionRotate}},
 	}
 	r := rand.New(rand.NewPCG(42, 42))
-	g := templates.NewFiller(r, nil, &templates.FillOptions{Now: time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)})
+	g := fill.New(r, nil, &fill.Options{Now: time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)})
 	for range 2 {
 		// Relational fields come as Refs; Resolve points them at ids.
 		v, err := g.Resolve(context.Background(), g.Fill(defs, settings), authors)

@@ -41,3 +41,4 @@ func TestSchema(t *testing.T) {
 		"required": "boolean", "modes": "array", "default": "object",
 	}, keysAndTypes(t, info))
 }
+func f64(v float64) *float64 { return &v }

@@ -44,8 +44,8 @@ const (
 )
 
 // CoreFields returns the definitions of the platform's built-in post
-// fields, in display order, so that a Filler can fill them under a
-// FieldConfig's core_fields.
+// fields, in display order, so that they are configured (a template's
+// core_fields) and filled like custom fields.
 func CoreFields() []Field {
 	return []Field{
 		{Name: CorePostTitle, Label: "Title", Type: TypeText, Required: true, DetectedType: SemTitle},

@@ -12,6 +12,7 @@ import (
 	"github.com/contentgen/contentgen/templates"
 	"github.com/contentgen/contentgen/templates/fields"
 	"github.com/contentgen/contentgen/templates/fields/acfjson"
+	"github.com/contentgen/contentgen/templates/fill"
 )
 
 func field(t *testing.T, fs []fields.Field, name string) fields.Field {
@@ -227,13 +228,13 @@ func TestFillACFFields(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	a := acfjson.New(os.DirFS("testdata/acf-json"), nil)
-	lookup := templates.LookupFunc(func(_ context.Context, kind templates.RefKind, targets []string) ([]int64, error) {
+	lookup := fill.LookupFunc(func(_ context.Context, kind fill.RefKind, targets []string) ([]int64, error) {
 		switch {
-		case kind == templates.RefPost && len(targets) == 1 && targets[0] == "author":
+		case kind == fill.RefPost && len(targets) == 1 && targets[0] == "author":
 			return []int64{101, 102, 103}, nil
-		case kind == templates.RefPost && len(targets) == 1 && targets[0] == "publisher":
+		case kind == fill.RefPost && len(targets) == 1 && targets[0] == "publisher":
 			return []int64{201}, nil
-		case kind == templates.RefMedia:
+		case kind == fill.RefMedia:
 			return []int64{301, 302, 303, 304, 305}, nil
 		}
 		return []int64{901, 902}, nil
@@ -243,7 +244,7 @@ func TestFillACFFields(t *testing.T) {
 		require.NoError(t, err)
 		defs := fields.DetectFields(groups[0].Fields)
 		r := rand.New(rand.NewPCG(9, 9))
-		g := templates.NewFiller(r, nil, &templates.FillOptions{})
+		g := fill.New(r, nil, &fill.Options{})
 		for range 50 {
 			resolved, err := g.Resolve(ctx, g.Fill(defs, nil), lookup)
 			require.NoError(t, err)
@@ -317,7 +318,7 @@ func FuzzParseGroups(f *testing.F) {
 			walk(g.Fields)
 			// Whatever parses can be filled without panicking.
 			r := rand.New(rand.NewPCG(1, 1))
-			templates.NewFiller(r, nil, nil).Fill(fields.DetectFields(g.Fields), nil)
+			fill.New(r, nil, nil).Fill(fields.DetectFields(g.Fields), nil)
 		}
 	})
 }

@@ -8,9 +8,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/locales"
-	"github.com/contentgen/contentgen/templates"
 	"github.com/contentgen/contentgen/templates/fields"
-	"github.com/contentgen/contentgen/templates/localetext"
+	"github.com/contentgen/contentgen/templates/fill"
+	"github.com/contentgen/contentgen/templates/fill/localetext"
 )
 
 func TestLocaleNames(t *testing.T) {
@@ -19,7 +19,7 @@ func TestLocaleNames(t *testing.T) {
 	require.NoError(t, err)
 	r := rand.New(rand.NewPCG(1, 2))
 	text := localetext.New(locales.NewWriter(pack, locales.RealText, r))
-	g := templates.NewFiller(r, text, nil)
+	g := fill.New(r, text, nil)
 	fields := []fields.Field{
 		{Name: "first_name", Type: "text", DetectedType: fields.SemFirstName},
 		{Name: "full_name", Type: "text", DetectedType: fields.SemFullName},

@@ -1,12 +1,12 @@
-package templates_test
+package fill_test
 
 import (
 	"math/rand/v2"
 	"strconv"
 	"testing"
 
-	"github.com/contentgen/contentgen/templates"
 	"github.com/contentgen/contentgen/templates/fields"
+	"github.com/contentgen/contentgen/templates/fill"
 )
 
 // benchFields is a custom post type with 15 custom fields, 2 of them
@@ -37,7 +37,7 @@ func BenchmarkFill500Posts(b *testing.B) {
 	defs := benchFields()
 	b.ReportAllocs()
 	for b.Loop() {
-		g := newFiller(1, &templates.FillOptions{})
+		g := newFiller(1, &fill.Options{})
 		for range 500 {
 			_ = fillResolved(b, g, defs)
 		}
@@ -61,7 +61,7 @@ func BenchmarkFillFloor(b *testing.B) {
 // BenchmarkFillPost is one post of BenchmarkFill500Posts.
 func BenchmarkFillPost(b *testing.B) {
 	defs := benchFields()
-	g := newFiller(1, &templates.FillOptions{})
+	g := newFiller(1, &fill.Options{})
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = fillResolved(b, g, defs)
@@ -78,20 +78,11 @@ func BenchmarkValue(b *testing.B) {
 	for i := range defs {
 		f := &defs[i]
 		b.Run(f.Type+"/"+f.Name, func(b *testing.B) {
-			g := newFiller(1, &templates.FillOptions{})
+			g := newFiller(1, &fill.Options{})
 			b.ReportAllocs()
 			for b.Loop() {
 				_, _ = g.Value(f, nil)
 			}
 		})
-	}
-}
-
-// BenchmarkDetect measures detection of one field name.
-func BenchmarkDetect(b *testing.B) {
-	f := fields.Field{Key: "field_5f8a1c2b", Name: "billing_email_address", Label: "E-Mail-Adresse", Type: "text"}
-	b.ReportAllocs()
-	for b.Loop() {
-		_ = fields.Detect(&f)
 	}
 }

@@ -1,8 +1,8 @@
 // Package localetext lets a locales.Writer serve as the text source of
-// templates.Filler with the locale's own person names.
+// fill.Filler with the locale's own person names.
 //
-// A *locales.Writer already satisfies templates.TextSource, Titler,
-// CityNamer and DomainNamer; New adds templates.PersonNamer on top of it,
+// A *locales.Writer already satisfies fill.TextSource, Titler,
+// CityNamer and DomainNamer; New adds fill.PersonNamer on top of it,
 // so first_name, last_name, full_name, e-mail and company values use the
 // locale's names rather than the built-in fallback lists.
 package localetext

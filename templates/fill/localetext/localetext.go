@@ -2,7 +2,7 @@ package localetext
 
 import (
 	"github.com/contentgen/contentgen/locales"
-	"github.com/contentgen/contentgen/templates"
+	"github.com/contentgen/contentgen/templates/fill"
 )
 
 // Text wraps a Writer; like the Writer, it is not safe for concurrent use.
@@ -11,18 +11,18 @@ type Text struct {
 }
 
 var _ interface {
-	templates.TextSource
-	templates.Titler
-	templates.CityNamer
-	templates.DomainNamer
-	templates.PersonNamer
+	fill.TextSource
+	fill.Titler
+	fill.CityNamer
+	fill.DomainNamer
+	fill.PersonNamer
 } = Text{}
 
 // New returns w as a text source with person names.
 func New(w *locales.Writer) Text { return Text{Writer: w} }
 
-// FirstName implements templates.PersonNamer.
+// FirstName implements fill.PersonNamer.
 func (t Text) FirstName() string { return t.Person().First }
 
-// LastName implements templates.PersonNamer.
+// LastName implements fill.PersonNamer.
 func (t Text) LastName() string { return t.Person().Last }

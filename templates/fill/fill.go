@@ -1,8 +1,9 @@
-package templates
+package fill
 
 import (
 	"context"
 	"fmt"
+	"github.com/contentgen/contentgen/templates"
 	"github.com/contentgen/contentgen/templates/fields"
 	"math"
 	"math/rand/v2"
@@ -15,8 +16,8 @@ import (
 	"github.com/contentgen/contentgen/locales/markup"
 )
 
-// FillOptions tune a Filler. The zero value is ready to use.
-type FillOptions struct {
+// Options tune a Filler. The zero value is ready to use.
+type Options struct {
 	// Now anchors generated dates and years; zero means
 	// 2025-01-01 00:00:00 UTC, so output never depends on the wall clock.
 	Now time.Time
@@ -41,7 +42,7 @@ type FillOptions struct {
 type Filler struct {
 	r    *rand.Rand
 	text TextSource
-	opts FillOptions
+	opts Options
 	rot  map[string]int
 	buf  []byte
 	// depth is the nesting of repeaters and groups being filled.
@@ -56,9 +57,9 @@ const (
 	maxDepth      = 4
 )
 
-// NewFiller returns a Filler drawing from r and text. A nil text uses a
-// LoremText over r; nil opts means the zero FillOptions.
-func NewFiller(r *rand.Rand, text TextSource, opts *FillOptions) *Filler {
+// New returns a Filler drawing from r and text. A nil text uses a
+// LoremText over r; nil opts means the zero Options.
+func New(r *rand.Rand, text TextSource, opts *Options) *Filler {
 	f := &Filler{r: r, text: text, rot: map[string]int{}}
 	if opts != nil {
 		f.opts = *opts
@@ -78,19 +79,19 @@ func NewFiller(r *rand.Rand, text TextSource, opts *FillOptions) *Filler {
 // leaves the field unset (ok false) unless it is required, in which case it
 // is created anyway. Mode choose picks from setting.Choose.Values, randomly
 // or in rotation; lists are wrapped for fields holding several values.
-// Relational fields give a Ref unless FillOptions.Lookup is set.
-func (g *Filler) Value(field *fields.Field, setting *FieldSetting) (v any, ok bool) {
-	mode := ModeCreate
+// Relational fields give a Ref unless Options.Lookup is set.
+func (g *Filler) Value(field *fields.Field, setting *templates.FieldSetting) (v any, ok bool) {
+	mode := templates.ModeCreate
 	if setting != nil && setting.Mode != "" {
 		mode = setting.Mode
 	}
-	var opts *CreateOptions
+	var opts *templates.CreateOptions
 	switch mode {
-	case ModeNone:
+	case templates.ModeNone:
 		if !field.Required {
 			return nil, false
 		}
-	case ModeChoose:
+	case templates.ModeChoose:
 		if setting.Choose != nil && len(setting.Choose.Values) > 0 {
 			v = g.choose(field, setting.Choose)
 			if !isEmpty(v) || !field.Required {
@@ -109,11 +110,11 @@ func (g *Filler) Value(field *fields.Field, setting *FieldSetting) (v any, ok bo
 // Fill returns the values of fields under settings (keyed by field name,
 // as in FieldConfig.CustomFields; a missing setting means create), leaving
 // out the fields Value says not to set. Fields are visited in order.
-func (g *Filler) Fill(fields []fields.Field, settings map[string]FieldSetting) map[string]any {
-	out := make(map[string]any, len(fields))
-	for i := range fields {
-		f := &fields[i]
-		var s *FieldSetting
+func (g *Filler) Fill(defs []fields.Field, settings map[string]templates.FieldSetting) map[string]any {
+	out := make(map[string]any, len(defs))
+	for i := range defs {
+		f := &defs[i]
+		var s *templates.FieldSetting
 		if st, ok := settings[f.Name]; ok {
 			s = &st
 		}
@@ -169,9 +170,9 @@ func isEmpty(v any) bool {
 	return false
 }
 
-func (g *Filler) choose(f *fields.Field, c *ChooseOptions) any {
+func (g *Filler) choose(f *fields.Field, c *templates.ChooseOptions) any {
 	var v any
-	if c.SelectionMode == SelectionRotate {
+	if c.SelectionMode == templates.SelectionRotate {
 		key := f.Key + "\x00" + f.Name
 		i := g.rot[key]
 		g.rot[key] = i + 1
@@ -199,7 +200,7 @@ func holdsList(f *fields.Field) bool {
 	return false
 }
 
-func (g *Filler) create(f *fields.Field, o *CreateOptions) any {
+func (g *Filler) create(f *fields.Field, o *templates.CreateOptions) any {
 	switch f.Type {
 	case fields.TypeText:
 		return g.text1(f, o)
@@ -272,15 +273,15 @@ func (g *Filler) create(f *fields.Field, o *CreateOptions) any {
 	return g.limit(g.text.Words(between(g.r, 2, 5)), f.MaxLength)
 }
 
-func (g *Filler) group(fields []fields.Field) map[string]any {
+func (g *Filler) group(defs []fields.Field) map[string]any {
 	if g.depth >= maxDepth {
 		return map[string]any{}
 	}
 	g.depth++
 	defer func() { g.depth-- }()
-	m := make(map[string]any, len(fields))
-	for i := range fields {
-		m[fields[i].Name] = g.create(&fields[i], nil)
+	m := make(map[string]any, len(defs))
+	for i := range defs {
+		m[defs[i].Name] = g.create(&defs[i], nil)
 	}
 	return m
 }
@@ -304,16 +305,16 @@ func countRange(f *fields.Field, lo, hi int) (int, int) {
 }
 
 // text1 fills a single-line text field.
-func (g *Filler) text1(f *fields.Field, o *CreateOptions) string {
+func (g *Filler) text1(f *fields.Field, o *templates.CreateOptions) string {
 	if (o == nil || o.Method == "") && f.DetectedType != "" {
 		if v, ok := g.semanticText(f.DetectedType, f); ok {
 			return g.limit(v, f.MaxLength)
 		}
 	}
-	return g.limit(g.byMethod(o, MethodWords, 2, 6), f.MaxLength)
+	return g.limit(g.byMethod(o, templates.MethodWords, 2, 6), f.MaxLength)
 }
 
-func (g *Filler) textarea(f *fields.Field, o *CreateOptions) string {
+func (g *Filler) textarea(f *fields.Field, o *templates.CreateOptions) string {
 	if (o == nil || o.Method == "") && f.DetectedType != "" && f.DetectedType != fields.SemDescription {
 		if v, ok := g.semanticText(f.DetectedType, f); ok {
 			return g.limit(v, f.MaxLength)
@@ -331,20 +332,20 @@ func (g *Filler) textarea(f *fields.Field, o *CreateOptions) string {
 		}
 		return g.limit(b.String(), f.MaxLength)
 	}
-	return g.limit(g.byMethod(o, MethodParagraphs, 1, 2), f.MaxLength)
+	return g.limit(g.byMethod(o, templates.MethodParagraphs, 1, 2), f.MaxLength)
 }
 
 // byMethod writes text by the create method (def when unset); paragraphs
 // are separated by blank lines.
-func (g *Filler) byMethod(o *CreateOptions, def string, lo, hi int) string {
+func (g *Filler) byMethod(o *templates.CreateOptions, def string, lo, hi int) string {
 	method := def
 	if o != nil && o.Method != "" {
 		method = o.Method
 	}
 	switch method {
-	case MethodSentence:
+	case templates.MethodSentence:
 		return g.text.Sentence(6, 14)
-	case MethodParagraphs:
+	case templates.MethodParagraphs:
 		plo, phi := lo, hi
 		if o != nil && (o.ParagraphCountMin > 0 || o.ParagraphCountMax > 0) {
 			plo, phi = minMax(o.ParagraphCountMin, o.ParagraphCountMax)
@@ -376,12 +377,12 @@ func minMax(lo, hi int) (int, int) {
 }
 
 // wysiwyg writes the value of a wysiwyg field (and of post_content) in
-// FillOptions.ContentFormat; include_html false gives plain text in every
+// Options.ContentFormat; include_html false gives plain text in every
 // format.
-func (g *Filler) wysiwyg(o *CreateOptions) string {
+func (g *Filler) wysiwyg(o *templates.CreateOptions) string {
 	lo, hi := 3, 6
 	html := true
-	var ho HTMLOptions
+	var ho templates.HTMLOptions
 	if o != nil {
 		if o.ParagraphCountMin > 0 || o.ParagraphCountMax > 0 {
 			lo, hi = minMax(o.ParagraphCountMin, o.ParagraphCountMax)
@@ -392,8 +393,8 @@ func (g *Filler) wysiwyg(o *CreateOptions) string {
 		if o.HTMLOptions != nil {
 			ho = *o.HTMLOptions
 		}
-		if o.Method == MethodWords || o.Method == MethodSentence {
-			text := g.byMethod(o, MethodWords, 5, 12)
+		if o.Method == templates.MethodWords || o.Method == templates.MethodSentence {
+			text := g.byMethod(o, templates.MethodWords, 5, 12)
 			if !html {
 				return text
 			}
@@ -410,7 +411,7 @@ func (g *Filler) wysiwyg(o *CreateOptions) string {
 	}
 	n := between(g.r, lo, hi)
 	if !html {
-		return g.byMethod(&CreateOptions{Method: MethodParagraphs, ParagraphCountMin: n, ParagraphCountMax: n}, "", n, n)
+		return g.byMethod(&templates.CreateOptions{Method: templates.MethodParagraphs, ParagraphCountMin: n, ParagraphCountMax: n}, "", n, n)
 	}
 	listAt := -1
 	if ho.Lists {
@@ -467,7 +468,7 @@ func (g *Filler) limit(s string, maxLen int) string {
 }
 
 // number fills number and range fields.
-func (g *Filler) number(f *fields.Field, o *CreateOptions) any {
+func (g *Filler) number(f *fields.Field, o *templates.CreateOptions) any {
 	lo, hi, decimals := 0.0, 100.0, 0
 	if f.DetectedType != "" {
 		if r, ok := semanticRanges[f.DetectedType]; ok {

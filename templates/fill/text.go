@@ -1,4 +1,4 @@
-package templates
+package fill
 
 import (
 	"math/rand/v2"

@@ -1,4 +1,4 @@
-package templates
+package fill
 
 import (
 	"github.com/contentgen/contentgen/templates/fields"

@@ -1,4 +1,4 @@
-package templates_test
+package fill_test
 
 import (
 	"context"
@@ -18,19 +18,20 @@ import (
 
 	"github.com/contentgen/contentgen/templates"
 	"github.com/contentgen/contentgen/templates/fields"
+	"github.com/contentgen/contentgen/templates/fill"
 )
 
 func f64(v float64) *float64 { return &v }
 
-func newFiller(seed uint64, opts *templates.FillOptions) *templates.Filler {
+func newFiller(seed uint64, opts *fill.Options) *fill.Filler {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	return templates.NewFiller(r, templates.NewLoremText(r), opts)
+	return fill.New(r, fill.NewLoremText(r), opts)
 }
 
 // pools is a Lookup over fixed ids per kind and target, with media URLs.
 type pools map[string][]int64
 
-func (p pools) IDs(_ context.Context, kind templates.RefKind, targets []string) ([]int64, error) {
+func (p pools) IDs(_ context.Context, kind fill.RefKind, targets []string) ([]int64, error) {
 	if len(targets) == 0 {
 		return p[string(kind)], nil
 	}
@@ -42,7 +43,7 @@ func (p pools) IDs(_ context.Context, kind templates.RefKind, targets []string) 
 }
 
 // fillResolved fills fields and resolves their relations from sitePools.
-func fillResolved(t testing.TB, g *templates.Filler, defs []fields.Field) map[string]any {
+func fillResolved(t testing.TB, g *fill.Filler, defs []fields.Field) map[string]any {
 	t.Helper()
 	v, err := g.Resolve(context.Background(), g.Fill(defs, nil), sitePools)
 	if err != nil {
@@ -51,7 +52,7 @@ func fillResolved(t testing.TB, g *templates.Filler, defs []fields.Field) map[st
 	return v.(map[string]any)
 }
 
-func (p pools) URL(_ context.Context, kind templates.RefKind, id int64) (string, error) {
+func (p pools) URL(_ context.Context, kind fill.RefKind, id int64) (string, error) {
 	return "https://media.example.com/" + strconv.FormatInt(id, 10) + ".jpg", nil
 }
 
@@ -105,60 +106,60 @@ func TestFieldTypesRespectSettings(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		field fields.Field
-		opts  templates.FillOptions
+		opts  fill.Options
 		check func(t *testing.T, f *fields.Field, v any)
 	}{
-		{fields.Field{Name: "subtitle", Type: "text", MaxLength: 12}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "subtitle", Type: "text", MaxLength: 12}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			s := v.(string)
 			require.NotEmpty(t, s)
 			require.LessOrEqual(t, utf8.RuneCountInString(s), 12)
 		}},
-		{fields.Field{Name: "blurb", Type: "textarea", MaxLength: 280}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "blurb", Type: "textarea", MaxLength: 280}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			require.NotEmpty(t, v)
 			require.LessOrEqual(t, utf8.RuneCountInString(v.(string)), 280)
 		}},
-		{fields.Field{Name: "price", Type: "number", Min: f64(0.99), Max: f64(99.99), Step: f64(0.01), DetectedType: "price"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "price", Type: "number", Min: f64(0.99), Max: f64(99.99), Step: f64(0.01), DetectedType: "price"}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			x := asFloat(t, v)
 			require.GreaterOrEqual(t, x, 0.99)
 			require.LessOrEqual(t, x, 99.99)
 			requireOnStep(t, x, 0.99, 0.01)
 		}},
-		{fields.Field{Name: "pages", Type: "number", Min: f64(40), Max: f64(1200)}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "pages", Type: "number", Min: f64(40), Max: f64(1200)}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			x, ok := v.(int)
 			require.True(t, ok, "whole numbers are ints, got %T", v)
 			require.GreaterOrEqual(t, x, 40)
 			require.LessOrEqual(t, x, 1200)
 		}},
-		{fields.Field{Name: "rating", Type: "range", Min: f64(1), Max: f64(5), Step: f64(0.5)}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "rating", Type: "range", Min: f64(1), Max: f64(5), Step: f64(0.5)}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			x := asFloat(t, v)
 			require.GreaterOrEqual(t, x, 1.0)
 			require.LessOrEqual(t, x, 5.0)
 			requireOnStep(t, x, 1, 0.5)
 		}},
-		{fields.Field{Name: "temperature", Type: "number", Min: f64(-40), Max: f64(-10), Step: f64(5)}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "temperature", Type: "number", Min: f64(-40), Max: f64(-10), Step: f64(5)}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			x := asFloat(t, v)
 			require.GreaterOrEqual(t, x, -40.0)
 			require.LessOrEqual(t, x, -10.0)
 			requireOnStep(t, x, -40, 5)
 		}},
-		{fields.Field{Name: "contact", Type: "email", MaxLength: 20}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "contact", Type: "email", MaxLength: 20}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			s := v.(string)
 			require.Regexp(t, `^[a-z0-9.]+@example\.(com|org|net)$`, s)
 			require.LessOrEqual(t, len(s), 20)
 		}},
-		{fields.Field{Name: "site", Type: "url"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "site", Type: "url"}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			u, err := url.Parse(v.(string))
 			require.NoError(t, err)
 			require.Equal(t, "https", u.Scheme)
 			require.True(t, strings.HasSuffix(u.Host, "example.com") || strings.HasSuffix(u.Host, "example.org") || strings.HasSuffix(u.Host, "example.net"))
 		}},
-		{fields.Field{Name: "secret", Type: "password", MaxLength: 10}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "secret", Type: "password", MaxLength: 10}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			require.Len(t, v.(string), 10)
 		}},
-		{fields.Field{Name: "format", Type: "select", Choices: genreChoices}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "format", Type: "select", Choices: genreChoices}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			require.Contains(t, choiceValues(f.Choices), v)
 		}},
-		{fields.Field{Name: "formats", Type: "select", Multiple: true, Choices: genreChoices, ReturnFormat: "label"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "formats", Type: "select", Multiple: true, Choices: genreChoices, ReturnFormat: "label"}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			list := v.([]any)
 			require.NotEmpty(t, list)
 			labels := []any{"Crime", "Fantasy", "History", "Romance"}
@@ -169,7 +170,7 @@ func TestFieldTypesRespectSettings(t *testing.T) {
 				seen[e] = true
 			}
 		}},
-		{fields.Field{Name: "genres", Type: "checkbox", Choices: genreChoices}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "genres", Type: "checkbox", Choices: genreChoices}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			list := v.([]any)
 			require.NotEmpty(t, list)
 			require.LessOrEqual(t, len(list), len(f.Choices))
@@ -180,59 +181,59 @@ func TestFieldTypesRespectSettings(t *testing.T) {
 				idx = i
 			}
 		}},
-		{fields.Field{Name: "audience", Type: "radio", Choices: genreChoices, ReturnFormat: "array"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "audience", Type: "radio", Choices: genreChoices, ReturnFormat: "array"}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			m := v.(map[string]any)
 			i := slices.Index(choiceValues(f.Choices), m["value"].(string))
 			require.GreaterOrEqual(t, i, 0)
 			require.Equal(t, f.Choices[i].Label, m["label"])
 		}},
-		{fields.Field{Name: "audience", Type: "radio", Choices: genreChoices, ReturnFormat: "label"}, templates.FillOptions{StorageFormat: true}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "audience", Type: "radio", Choices: genreChoices, ReturnFormat: "label"}, fill.Options{StorageFormat: true}, func(t *testing.T, f *fields.Field, v any) {
 			require.Contains(t, choiceValues(f.Choices), v, "storage format keeps values whatever the return format")
 		}},
-		{fields.Field{Name: "agree", Type: "true_false", Required: true}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "agree", Type: "true_false", Required: true}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			require.Equal(t, true, v, "a required true_false must be checked")
 		}},
-		{fields.Field{Name: "in_print", Type: "true_false"}, templates.FillOptions{StorageFormat: true}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "in_print", Type: "true_false"}, fill.Options{StorageFormat: true}, func(t *testing.T, f *fields.Field, v any) {
 			require.Contains(t, []any{0, 1}, v)
 		}},
-		{fields.Field{Name: "published", Type: "date_picker", ReturnFormat: "Y-m-d"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "published", Type: "date_picker", ReturnFormat: "Y-m-d"}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			d, err := time.Parse("2006-01-02", v.(string))
 			require.NoError(t, err)
 			require.WithinDuration(t, time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), d, 366*24*time.Hour)
 		}},
-		{fields.Field{Name: "published", Type: "date_picker"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "published", Type: "date_picker"}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			_, err := time.Parse(phpLayout("d/m/Y"), v.(string))
 			require.NoError(t, err, "ACF's default return format d/m/Y")
 		}},
-		{fields.Field{Name: "published", Type: "date_picker", ReturnFormat: "F j, Y"}, templates.FillOptions{StorageFormat: true}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "published", Type: "date_picker", ReturnFormat: "F j, Y"}, fill.Options{StorageFormat: true}, func(t *testing.T, f *fields.Field, v any) {
 			require.Regexp(t, `^\d{8}$`, v, "ACF stores dates as Ymd")
 		}},
-		{fields.Field{Name: "born", Type: "date_picker", ReturnFormat: "Y-m-d", DetectedType: "birth_date"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "born", Type: "date_picker", ReturnFormat: "Y-m-d", DetectedType: "birth_date"}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			d, err := time.Parse("2006-01-02", v.(string))
 			require.NoError(t, err)
 			age := 2025 - d.Year()
 			require.GreaterOrEqual(t, age, 18)
 			require.LessOrEqual(t, age, 82)
 		}},
-		{fields.Field{Name: "start", Type: "date_time_picker", ReturnFormat: "d.m.Y H:i"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "start", Type: "date_time_picker", ReturnFormat: "d.m.Y H:i"}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			_, err := time.Parse("02.01.2006 15:04", v.(string))
 			require.NoError(t, err)
 		}},
-		{fields.Field{Name: "start", Type: "date_time_picker"}, templates.FillOptions{StorageFormat: true}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "start", Type: "date_time_picker"}, fill.Options{StorageFormat: true}, func(t *testing.T, f *fields.Field, v any) {
 			_, err := time.Parse(time.DateTime, v.(string))
 			require.NoError(t, err)
 		}},
-		{fields.Field{Name: "doors", Type: "time_picker"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "doors", Type: "time_picker"}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			_, err := time.Parse("3:04 pm", v.(string))
 			require.NoError(t, err, "default g:i a")
 		}},
-		{fields.Field{Name: "spine", Type: "color_picker"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "spine", Type: "color_picker"}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			require.Regexp(t, `^#[0-9a-f]{6}$`, v)
 		}},
-		{fields.Field{Name: "tint", Type: "color_picker", EnableOpacity: true}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "tint", Type: "color_picker", EnableOpacity: true}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			require.Regexp(t, `^rgba\(\d{1,3},\d{1,3},\d{1,3},(0\.\d|1)\)$`, v)
 		}},
-		{fields.Field{Name: "authors", Type: "relationship", PostTypes: []string{"author"}, Min: f64(1), Max: f64(2)}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "authors", Type: "relationship", PostTypes: []string{"author"}, Min: f64(1), Max: f64(2)}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			ids := v.([]int64)
 			require.NotEmpty(t, ids)
 			require.LessOrEqual(t, len(ids), 2)
@@ -240,16 +241,16 @@ func TestFieldTypesRespectSettings(t *testing.T) {
 				require.Contains(t, sitePools["post:author"], id, "relations point at posts of the target type")
 			}
 		}},
-		{fields.Field{Name: "publisher", Type: "post_object", PostTypes: []string{"publisher"}}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "publisher", Type: "post_object", PostTypes: []string{"publisher"}}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			require.Contains(t, sitePools["post:publisher"], v.(int64))
 		}},
-		{fields.Field{Name: "speakers", Type: "post_object", Multiple: true, PostTypes: []string{"author"}, Max: f64(3)}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "speakers", Type: "post_object", Multiple: true, PostTypes: []string{"author"}, Max: f64(3)}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			ids := v.([]int64)
 			require.NotEmpty(t, ids)
 			require.LessOrEqual(t, len(ids), 3)
 			require.Len(t, slices.Compact(slices.Sorted(slices.Values(ids))), len(ids), "no id twice")
 		}},
-		{fields.Field{Name: "genre", Type: "taxonomy", Taxonomy: "genre", Multiple: true, Max: f64(2)}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "genre", Type: "taxonomy", Taxonomy: "genre", Multiple: true, Max: f64(2)}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			ids := v.([]int64)
 			require.NotEmpty(t, ids)
 			require.LessOrEqual(t, len(ids), 2)
@@ -257,28 +258,28 @@ func TestFieldTypesRespectSettings(t *testing.T) {
 				require.Contains(t, sitePools["term:genre"], id)
 			}
 		}},
-		{fields.Field{Name: "editor", Type: "user", Roles: []string{"editor"}}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "editor", Type: "user", Roles: []string{"editor"}}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			require.Contains(t, sitePools["user:editor"], v.(int64))
 		}},
-		{fields.Field{Name: "cover", Type: "image", ReturnFormat: "url"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "cover", Type: "image", ReturnFormat: "url"}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			require.Regexp(t, `^https://media\.example\.com/6\d\.jpg$`, v)
 		}},
-		{fields.Field{Name: "cover", Type: "image", ReturnFormat: "url"}, templates.FillOptions{StorageFormat: true}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "cover", Type: "image", ReturnFormat: "url"}, fill.Options{StorageFormat: true}, func(t *testing.T, f *fields.Field, v any) {
 			require.Contains(t, sitePools["media"], v.(int64), "ACF stores attachment ids")
 		}},
-		{fields.Field{Name: "sample", Type: "file", ReturnFormat: "array"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "sample", Type: "file", ReturnFormat: "array"}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			m := v.(map[string]any)
 			require.Contains(t, sitePools["media"], m["id"])
 			require.NotEmpty(t, m["url"])
 		}},
-		{fields.Field{Name: "photos", Type: "gallery", Min: f64(2), Max: f64(4)}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "photos", Type: "gallery", Min: f64(2), Max: f64(4)}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			ids := v.([]int64)
 			require.GreaterOrEqual(t, len(ids), 2)
 			require.LessOrEqual(t, len(ids), 4)
 		}},
 		{fields.Field{Name: "schedule", Type: "repeater", Min: f64(1), Max: f64(3), SubFields: []fields.Field{
 			{Name: "time", Type: "time_picker", ReturnFormat: "H:i"}, {Name: "speaker", Type: "post_object", PostTypes: []string{"author"}},
-		}}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		}}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			rows := v.([]map[string]any)
 			require.GreaterOrEqual(t, len(rows), 1)
 			require.LessOrEqual(t, len(rows), 3)
@@ -289,7 +290,7 @@ func TestFieldTypesRespectSettings(t *testing.T) {
 		}},
 		{fields.Field{Name: "organiser", Type: "group", SubFields: []fields.Field{
 			{Name: "firma", Type: "text", DetectedType: "company"}, {Name: "fee", Type: "number", Min: f64(0), Max: f64(250)},
-		}}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		}}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			m := v.(map[string]any)
 			require.Len(t, m, 2)
 			require.NotEmpty(t, m["firma"])
@@ -297,26 +298,26 @@ func TestFieldTypesRespectSettings(t *testing.T) {
 			require.GreaterOrEqual(t, x, 0.0)
 			require.LessOrEqual(t, x, 250.0)
 		}},
-		{fields.Field{Name: "tickets", Type: "link"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "tickets", Type: "link"}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			m := v.(map[string]any)
 			require.NotEmpty(t, m["title"])
 			require.True(t, strings.HasPrefix(m["url"].(string), "https://"))
 			require.Contains(t, []any{"", "_blank"}, m["target"])
 		}},
-		{fields.Field{Name: "tickets", Type: "link", ReturnFormat: "url"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "tickets", Type: "link", ReturnFormat: "url"}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			require.True(t, strings.HasPrefix(v.(string), "https://"))
 		}},
-		{fields.Field{Name: "venue", Type: "google_map"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "venue", Type: "google_map"}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			m := v.(map[string]any)
 			require.NotEmpty(t, m["address"])
 			lat, lng := m["lat"].(float64), m["lng"].(float64)
 			require.True(t, lat >= -90 && lat <= 90 && lng >= -180 && lng <= 180)
 		}},
-		{fields.Field{Name: "review", Type: "wysiwyg"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "review", Type: "wysiwyg"}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			require.True(t, strings.HasPrefix(v.(string), "<p>"))
 			require.Equal(t, strings.Count(v.(string), "<p>"), strings.Count(v.(string), "</p>"))
 		}},
-		{fields.Field{Name: "mystery", Type: "oembed"}, templates.FillOptions{}, func(t *testing.T, f *fields.Field, v any) {
+		{fields.Field{Name: "mystery", Type: "oembed"}, fill.Options{}, func(t *testing.T, f *fields.Field, v any) {
 			require.NotEmpty(t, v, "unknown types still get short text")
 		}},
 	}
@@ -484,28 +485,28 @@ func TestRefsAndResolve(t *testing.T) {
 		{Name: "rows", Type: "repeater", Min: f64(2), Max: f64(2), SubFields: []fields.Field{{Name: "who", Type: "user"}}},
 	}
 	values := g.Fill(defs, nil)
-	refs := templates.CollectRefs(values)
+	refs := fill.CollectRefs(values)
 	require.Len(t, refs, 4)
-	require.Equal(t, templates.Ref{Field: "authors", Kind: templates.RefPost, Targets: []string{"author"}, Count: 2, Multiple: true}, refs[0])
-	require.Equal(t, templates.RefPost, refs[1].Kind)
+	require.Equal(t, fill.Ref{Field: "authors", Kind: fill.RefPost, Targets: []string{"author"}, Count: 2, Multiple: true}, refs[0])
+	require.Equal(t, fill.RefPost, refs[1].Kind)
 	require.False(t, refs[1].Multiple)
-	require.Equal(t, templates.RefUser, refs[2].Kind)
+	require.Equal(t, fill.RefUser, refs[2].Kind)
 
 	rv, err := g.Resolve(context.Background(), values, sitePools)
 	require.NoError(t, err)
 	resolved := rv.(map[string]any)
 	require.Len(t, resolved["authors"], 2)
 	require.Contains(t, sitePools["post:publisher"], resolved["publisher"])
-	require.Empty(t, templates.CollectRefs(resolved))
+	require.Empty(t, fill.CollectRefs(resolved))
 
 	// Too few existing objects: lists get what exists, singles nothing.
-	empty := templates.LookupFunc(func(context.Context, templates.RefKind, []string) ([]int64, error) { return nil, nil })
+	empty := fill.LookupFunc(func(context.Context, fill.RefKind, []string) ([]int64, error) { return nil, nil })
 	ov, err := g.Resolve(context.Background(), g.Fill(defs[:2], nil), empty)
 	require.NoError(t, err)
 	out := ov.(map[string]any)
 
 	// A failing lookup is an error, not an empty value.
-	broken := templates.LookupFunc(func(context.Context, templates.RefKind, []string) ([]int64, error) {
+	broken := fill.LookupFunc(func(context.Context, fill.RefKind, []string) ([]int64, error) {
 		return nil, errors.New("host down")
 	})
 	_, err = g.Resolve(context.Background(), g.Fill(defs[:2], nil), broken)
@@ -518,7 +519,7 @@ func TestFillIsDeterministic(t *testing.T) {
 	t.Parallel()
 	defs := benchFields()
 	run := func(seed uint64) []map[string]any {
-		g := newFiller(seed, &templates.FillOptions{})
+		g := newFiller(seed, &fill.Options{})
 		out := make([]map[string]any, 20)
 		for i := range out {
 			out[i] = fillResolved(t, g, defs)
@@ -563,6 +564,6 @@ func TestAppendPHPDate(t *testing.T) {
 		"u v":          "000000 000",
 	}
 	for format, want := range cases {
-		require.Equal(t, want, string(templates.AppendPHPDate(nil, at, format)), format)
+		require.Equal(t, want, string(fill.AppendPHPDate(nil, at, format)), format)
 	}
 }
