@@ -45,9 +45,9 @@ func (a *API) templateRoutes() {
 
 // templateBody is the answer of the endpoints that return one template.
 type templateBody struct {
-	Success  bool               `json:"success"`
-	Message  string             `json:"message,omitempty"`
-	Template templates.Template `json:"template"`
+	Success  bool           `json:"success"`
+	Message  string         `json:"message,omitempty"`
+	Template templateRecord `json:"template"`
 }
 
 // adapterPostType is what GET /templates reports about one post type:
@@ -79,15 +79,15 @@ func (a *API) listTemplates(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	listed := map[int64]bool{}
-	summaries := make([]templates.Summary, len(list))
-	for i, t := range list {
-		summaries[i] = templates.Summary(t)
-		listed[t.ID] = true
+	summaries := make([]templateRecord, len(list))
+	for i := range list {
+		summaries[i] = newTemplateSummary(&list[i])
+		listed[list[i].ID] = true
 	}
-	stale := []templates.StaleTemplate{}
-	for _, st := range sync.Stale {
-		if listed[st.ID] {
-			stale = append(stale, normalizeStale(st))
+	stale := []staleRecord{}
+	for i := range sync.Stale {
+		if listed[sync.Stale[i].ID] {
+			stale = append(stale, newStaleRecord(&sync.Stale[i]))
 		}
 	}
 	info, err := a.adapterInfo(r, f.PostType)
@@ -96,9 +96,9 @@ func (a *API) listTemplates(w http.ResponseWriter, r *http.Request) error {
 	}
 	return ok(w, struct {
 		Success     bool                       `json:"success"`
-		Templates   []templates.Summary        `json:"templates"`
+		Templates   []templateRecord           `json:"templates"`
 		Total       int                        `json:"total"`
-		Stale       []templates.StaleTemplate  `json:"stale"`
+		Stale       []staleRecord              `json:"stale"`
 		AdapterInfo map[string]adapterPostType `json:"adapter_info"`
 	}{true, summaries, len(list), stale, info})
 }
@@ -147,32 +147,6 @@ func (a *API) adapterInfo(r *http.Request, only string) (map[string]adapterPostT
 	return out, nil
 }
 
-// normalizeStale turns nil lists into empty ones for JSON.
-func normalizeStale(s templates.StaleTemplate) templates.StaleTemplate {
-	for _, l := range []*[]string{&s.AddedFields, &s.RemovedFields, &s.ChangedFields} {
-		if *l == nil {
-			*l = []string{}
-		}
-	}
-	return s
-}
-
-// normalizeStatus turns nil lists into empty ones for JSON.
-func normalizeStatus(st templates.SyncStatus) templates.SyncStatus {
-	if st.ChangedPostTypes == nil {
-		st.ChangedPostTypes = []string{}
-	}
-	if st.UnseenPostTypes == nil {
-		st.UnseenPostTypes = []string{}
-	}
-	stale := make([]templates.StaleTemplate, len(st.Stale))
-	for i := range st.Stale {
-		stale[i] = normalizeStale(st.Stale[i])
-	}
-	st.Stale = stale
-	return st
-}
-
 func (a *API) getTemplate(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "id")
 	if err != nil {
@@ -182,7 +156,7 @@ func (a *API) getTemplate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return ok(w, templateBody{Success: true, Template: t})
+	return ok(w, templateBody{Success: true, Template: newTemplateRecord(&t)})
 }
 
 func (a *API) createTemplate(w http.ResponseWriter, r *http.Request) error {
@@ -194,7 +168,7 @@ func (a *API) createTemplate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return ok(w, templateBody{true, a.messages(r.Context()).TemplateSaved(t.Name, true), t})
+	return ok(w, templateBody{true, a.messages(r.Context()).TemplateSaved(t.Name, true), newTemplateRecord(&t)})
 }
 
 func (a *API) updateTemplate(w http.ResponseWriter, r *http.Request) error {
@@ -210,7 +184,7 @@ func (a *API) updateTemplate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return ok(w, templateBody{true, a.messages(r.Context()).TemplateSaved(t.Name, false), t})
+	return ok(w, templateBody{true, a.messages(r.Context()).TemplateSaved(t.Name, false), newTemplateRecord(&t)})
 }
 
 func (a *API) deleteTemplate(w http.ResponseWriter, r *http.Request) error {
@@ -260,7 +234,7 @@ func (a *API) defaultTemplate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return ok(w, templateBody{true, a.messages(r.Context()).TemplateDefault(t.Name, t.PostType), t})
+	return ok(w, templateBody{true, a.messages(r.Context()).TemplateDefault(t.Name, t.PostType), newTemplateRecord(&t)})
 }
 
 func (a *API) duplicateTemplate(w http.ResponseWriter, r *http.Request) error {
@@ -272,7 +246,7 @@ func (a *API) duplicateTemplate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return ok(w, templateBody{true, a.messages(r.Context()).TemplateDuplicated(t.Name), t})
+	return ok(w, templateBody{true, a.messages(r.Context()).TemplateDuplicated(t.Name), newTemplateRecord(&t)})
 }
 
 // variantTemplate creates a variant; a body, when sent, may name it and
@@ -290,7 +264,7 @@ func (a *API) variantTemplate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return ok(w, templateBody{true, a.messages(r.Context()).VariantCreated(t.Name), t})
+	return ok(w, templateBody{true, a.messages(r.Context()).VariantCreated(t.Name), newTemplateRecord(&t)})
 }
 
 func (a *API) templateSubresource(w http.ResponseWriter, r *http.Request) error {
@@ -446,10 +420,10 @@ func (a *API) importTemplates(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return ok(w, struct {
-		Success bool                         `json:"success"`
-		Message string                       `json:"message"`
-		Results []templates.ImportItemResult `json:"results"`
-	}{res.Imported > 0 || res.Failed == 0, a.messages(r.Context()).TemplatesImported(res.Imported, res.Failed), res.Results})
+		Success bool               `json:"success"`
+		Message string             `json:"message"`
+		Results []importItemRecord `json:"results"`
+	}{res.Imported > 0 || res.Failed == 0, a.messages(r.Context()).TemplatesImported(res.Imported, res.Failed), newImportItemRecords(res.Results)})
 }
 
 func (a *API) staleTemplates(w http.ResponseWriter, r *http.Request) error {
@@ -457,11 +431,11 @@ func (a *API) staleTemplates(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	stale := normalizeStatus(st).Stale
+	stale := newStaleRecords(st.Stale)
 	return ok(w, struct {
-		Success bool                      `json:"success"`
-		Stale   []templates.StaleTemplate `json:"stale"`
-		Count   int                       `json:"count"`
+		Success bool          `json:"success"`
+		Stale   []staleRecord `json:"stale"`
+		Count   int           `json:"count"`
 	}{true, stale, len(stale)})
 }
 
@@ -534,8 +508,8 @@ func (a *API) dependencies(w http.ResponseWriter, r *http.Request) error {
 	}
 	return ok(w, struct {
 		Success bool `json:"success"`
-		fields.DependencyReport
-	}{true, rep})
+		dependencyReport
+	}{true, newDependencyReport(&rep)})
 }
 
 func (a *API) fieldSchema(w http.ResponseWriter, r *http.Request) error {
@@ -554,7 +528,7 @@ func (a *API) fieldSchema(w http.ResponseWriter, r *http.Request) error {
 type syncBody struct {
 	Success bool   `json:"success"`
 	Message string `json:"message,omitempty"`
-	templates.SyncStatus
+	syncRecord
 }
 
 func (a *API) syncStatus(w http.ResponseWriter, r *http.Request) error {
@@ -562,7 +536,7 @@ func (a *API) syncStatus(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return ok(w, syncBody{Success: true, SyncStatus: normalizeStatus(st)})
+	return ok(w, syncBody{Success: true, syncRecord: newSyncRecord(&st)})
 }
 
 func (a *API) syncMarkSeen(w http.ResponseWriter, r *http.Request) error {
@@ -570,7 +544,7 @@ func (a *API) syncMarkSeen(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return ok(w, syncBody{true, a.messages(r.Context()).SyncSeen(), normalizeStatus(st)})
+	return ok(w, syncBody{true, a.messages(r.Context()).SyncSeen(), newSyncRecord(&st)})
 }
 
 // pathIDOf parses the numeric path segment name, reporting errors under

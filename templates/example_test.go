@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"time"
 
 	"github.com/contentgen/contentgen/templates"
@@ -110,26 +109,6 @@ func ExampleFiller() {
 	// Output:
 	// {"author":9,"format":"hardcover","isbn":"978-6-3659-2278-2","price":22.5,"published":"2024-07-18"}
 	// {"author":7,"format":"ebook","isbn":"978-1-3969-4230-3","price":12,"published":"2025-02-12"}
-}
-
-// The dependency report of a post type lists its relational fields and the
-// post types they need, with what the caller knows about those.
-func ExampleAnalyzeDependencies() {
-	defs := []fields.Field{
-		{Name: "book_author", Type: "relationship", PostTypes: []string{"author"}, Required: true},
-		{Name: "publisher", Type: "post_object", PostTypes: []string{"publisher"}},
-	}
-	rep := fields.AnalyzeDependencies("book", defs, nil, func(pt string) fields.TargetInfo {
-		return fields.TargetInfo{Label: map[string]string{"author": "Author", "publisher": "Publisher"}[pt], ExistingCount: 3}
-	})
-	enc := json.NewEncoder(os.Stdout)
-	enc.Encode(rep.Dependencies[0])
-	enc.Encode(rep.UniqueTargets["author"])
-	fmt.Println("author posts to auto-create for 20 books:", fields.RelatedToCreate(rep.Dependencies[0].Cardinality, 20, 3))
-	// Output:
-	// {"field_name":"book_author","field_type":"relationship","target_post_types":["author"],"target_labels":{"author":"Author"},"is_multiple":true,"source":"field","cardinality":"many_to_many","required":true}
-	// {"label":"Author","plural_label":"Author","existing_count":3,"has_template":false,"template_name":null,"is_required":true,"required_by_fields":["book_author"]}
-	// author posts to auto-create for 20 books: 7
 }
 
 // Export writes templates without ids; import reports each item.

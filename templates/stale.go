@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Signature describes a post type's custom fields for stale detection: the
@@ -70,16 +71,17 @@ func (s Signature) byName() map[string]string {
 // StaleTemplate is a template whose post type's fields changed since it
 // was saved.
 type StaleTemplate struct {
-	ID       int64  `json:"id"`
-	Name     string `json:"name"`
-	PostType string `json:"post_type"`
-	// AddedFields, RemovedFields and ChangedFields name the fields that
-	// appeared, disappeared or changed type or required flag.
-	AddedFields   []string `json:"added_fields"`
-	RemovedFields []string `json:"removed_fields"`
-	ChangedFields []string `json:"changed_fields"`
+	ID       int64
+	Name     string
+	PostType string
+	// AddedFields, RemovedFields and ChangedFields name, sorted, the
+	// fields that appeared, disappeared or changed type or required flag;
+	// empty, not nil, when none did.
+	AddedFields   []string
+	RemovedFields []string
+	ChangedFields []string
 	// SavedAt is when the template was last saved.
-	SavedAt string `json:"saved_at"`
+	SavedAt time.Time
 }
 
 // Stale lists the templates whose recorded FieldSignature differs from
@@ -103,7 +105,7 @@ func (l *Library) Stale(ctx context.Context, current map[string]Signature) ([]St
 		out = append(out, StaleTemplate{
 			ID: t.ID, Name: t.Name, PostType: t.PostType,
 			AddedFields: nonNil(added), RemovedFields: nonNil(removed), ChangedFields: nonNil(changed),
-			SavedAt: formatTime(t.UpdatedAt),
+			SavedAt: t.UpdatedAt,
 		})
 	}
 	return out, nil
@@ -116,24 +118,26 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// SyncStatus is the answer of GET /sync/status.
+// SyncStatus says whether templates are in sync with their post types'
+// fields, and whether a change is still waiting to be acknowledged. Its
+// lists are sorted and empty, not nil, when they hold nothing.
 type SyncStatus struct {
 	// InSync is true when no template is stale.
-	InSync bool `json:"in_sync"`
+	InSync bool
 	// StaleCount counts stale templates.
-	StaleCount int `json:"stale_count"`
-	// ChangedPostTypes lists, sorted, the post types with stale templates.
-	ChangedPostTypes []string `json:"changed_post_types"`
+	StaleCount int
+	// ChangedPostTypes lists the post types with stale templates.
+	ChangedPostTypes []string
 	// HasUnseenChanges is true when a post type's fields differ from what
 	// was last acknowledged with MarkSeen and it has stale templates: the
 	// notice a user has not dismissed yet.
-	HasUnseenChanges bool `json:"has_unseen_changes"`
-	// UnseenPostTypes lists, sorted, the post types behind HasUnseenChanges.
-	UnseenPostTypes []string `json:"unseen_post_types"`
-	// LastSeen is when changes were last acknowledged, "" if never.
-	LastSeen string `json:"last_seen"`
+	HasUnseenChanges bool
+	// UnseenPostTypes lists the post types behind HasUnseenChanges.
+	UnseenPostTypes []string
+	// LastSeen is when changes were last acknowledged, zero if never.
+	LastSeen time.Time
 	// Stale lists the stale templates.
-	Stale []StaleTemplate `json:"stale"`
+	Stale []StaleTemplate
 }
 
 // Status computes the sync status of the templates against the current
@@ -153,9 +157,9 @@ func (l *Library) Status(ctx context.Context, current map[string]Signature) (Syn
 	}
 	st := SyncStatus{
 		InSync: len(stale) == 0, StaleCount: len(stale),
-		ChangedPostTypes: slices.Sorted(maps.Keys(changed)),
+		ChangedPostTypes: nonNil(slices.Sorted(maps.Keys(changed))),
 		UnseenPostTypes:  []string{},
-		LastSeen:         formatTime(mark.SeenAt),
+		LastSeen:         mark.SeenAt,
 		Stale:            stale,
 	}
 	for _, pt := range st.ChangedPostTypes {

@@ -143,9 +143,9 @@ func (p *Patch) Validate() error {
 type DeleteResult struct {
 	// VariantsDeleted counts the variants (at any depth) deleted with the
 	// template.
-	VariantsDeleted int `json:"variants_deleted"`
+	VariantsDeleted int
 	// NewDefaultID is the template that became default, 0 if none did.
-	NewDefaultID int64 `json:"-"`
+	NewDefaultID int64
 }
 
 // SyncMark is the field state a user last acknowledged (POST

@@ -13,6 +13,10 @@ import (
 // ExportVersion is the version of the export format.
 const ExportVersion = "1.0"
 
+// TimeLayout is the layout of the export format's timestamps:
+// "YYYY-MM-DD HH:MM:SS".
+const TimeLayout = time.DateTime
+
 // ExportedTemplate is one template of an export payload: no id, no flags.
 type ExportedTemplate struct {
 	Name           string         `json:"name"`
@@ -160,20 +164,24 @@ func ParseImport(body []byte) ([]ImportItem, error) {
 
 // ImportResult reports an import, item by item.
 type ImportResult struct {
-	Results  []ImportItemResult `json:"results"`
-	Imported int                `json:"-"`
-	Failed   int                `json:"-"`
+	// Results has one entry per item, in order.
+	Results []ImportItemResult
+	// Imported and Failed count the items that were and were not
+	// imported.
+	Imported int
+	Failed   int
 }
 
 // ImportItemResult is the outcome of one imported template. ID is 0 and
 // Error says why when Success is false.
 type ImportItemResult struct {
-	Success bool   `json:"success"`
-	Name    string `json:"name"`
-	ID      int64  `json:"id"`
-	Error   string `json:"error,omitempty"`
+	Success bool
+	Name    string
+	ID      int64
+	// Error is a message safe to show a client; "" on success.
+	Error string
 	// Param names the invalid parameter of a failed item, if any.
-	Param string `json:"-"`
+	Param string
 }
 
 // Message summarises the result, for example "Imported 2 templates, 1
@@ -310,4 +318,21 @@ func importFailure(i int, err error) (msg, param string) {
 		return pe.Message, pe.Param
 	}
 	return pe.Message, fmt.Sprintf("templates[%d].%s", i, pe.Param)
+}
+
+func formatTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format(TimeLayout)
+}
+
+func parseTime(s string) time.Time {
+	if t, err := time.Parse(TimeLayout, s); err == nil {
+		return t
+	}
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t
+	}
+	return time.Time{}
 }

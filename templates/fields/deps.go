@@ -13,37 +13,40 @@ const (
 	SourceRelation = "relation"
 )
 
-// Dependency is one relational field or relation of a post type: the
-// spec's dependency entry.
+// Dependency is one relational field or relation of a post type.
 type Dependency struct {
-	FieldName       string   `json:"field_name"`
-	FieldType       string   `json:"field_type"`
-	TargetPostTypes []string `json:"target_post_types"`
+	// FieldName is the field's name (as Flatten names sub-fields) or the
+	// relation's.
+	FieldName string
+	// FieldType is the field's type, "post" for a relation.
+	FieldType string
+	// TargetPostTypes are the post types it points at; empty (not nil)
+	// means any.
+	TargetPostTypes []string
 	// TargetLabels maps each target post type to its label.
-	TargetLabels map[string]string `json:"target_labels"`
-	IsMultiple   bool              `json:"is_multiple"`
+	TargetLabels map[string]string
+	IsMultiple   bool
 	// Source is SourceField or SourceRelation.
-	Source string `json:"source"`
+	Source string
 	// Cardinality is one of ManyToOne, ManyToMany, OneToOne, OneToMany.
-	Cardinality string `json:"cardinality"`
-	Required    bool   `json:"required"`
+	Cardinality string
+	Required    bool
 }
 
 // UniqueTarget describes one target post type of a post type's
-// dependencies: the spec's unique target entry.
+// dependencies.
 type UniqueTarget struct {
-	Label       string `json:"label"`
-	PluralLabel string `json:"plural_label"`
+	Label       string
+	PluralLabel string
 	// ExistingCount is the number of published posts of the target.
-	ExistingCount int  `json:"existing_count"`
-	HasTemplate   bool `json:"has_template"`
-	// TemplateName is the target's default template, nil when none.
-	TemplateName *string `json:"template_name"`
+	ExistingCount int
+	// TemplateName is the target's default template, "" when none.
+	TemplateName string
 	// IsRequired is true when a required field or relation points at it.
-	IsRequired bool `json:"is_required"`
+	IsRequired bool
 	// RequiredByFields names the fields and relations that need posts of
 	// the target (all of them, required or not), in dependency order.
-	RequiredByFields []string `json:"required_by_fields"`
+	RequiredByFields []string
 }
 
 // TargetInfo is what the caller knows about a target post type: labels
@@ -56,13 +59,12 @@ type TargetInfo struct {
 	TemplateName string
 }
 
-// DependencyReport is the body of GET /dependencies/{post_type} without
-// the success flag of the envelope.
+// DependencyReport is what AnalyzeDependencies finds for a post type: its
+// dependencies, in order, and each target post type once.
 type DependencyReport struct {
-	PostType      string                  `json:"post_type"`
-	Dependencies  []Dependency            `json:"dependencies"`
-	UniqueTargets map[string]UniqueTarget `json:"unique_targets"`
-	Count         int                     `json:"count"`
+	PostType      string
+	Dependencies  []Dependency
+	UniqueTargets map[string]UniqueTarget
 }
 
 // Dependencies lists the dependencies of postType: one entry per
@@ -137,10 +139,7 @@ func AnalyzeDependencies(postType string, fields []Field, relations []Relation, 
 			if !ok {
 				u = UniqueTarget{
 					Label: ti.Label, PluralLabel: ti.PluralLabel, ExistingCount: ti.ExistingCount,
-					HasTemplate: ti.TemplateName != "", RequiredByFields: []string{},
-				}
-				if ti.TemplateName != "" {
-					u.TemplateName = ptr(ti.TemplateName)
+					TemplateName: ti.TemplateName, RequiredByFields: []string{},
 				}
 			}
 			u.IsRequired = u.IsRequired || d.Required
@@ -150,7 +149,7 @@ func AnalyzeDependencies(postType string, fields []Field, relations []Relation, 
 			targets[pt] = u
 		}
 	}
-	return DependencyReport{PostType: postType, Dependencies: deps, UniqueTargets: targets, Count: len(deps)}
+	return DependencyReport{PostType: postType, Dependencies: deps, UniqueTargets: targets}
 }
 
 // TargetPostTypes returns the sorted target post types of deps.
