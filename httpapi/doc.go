@@ -3,7 +3,10 @@
 // It owns HTTP concerns only: routing, authentication, decoding, response
 // envelopes, status codes and the Server-Sent-Events stream. Every rule
 // about content lives in package contentgen; a handler here decodes a
-// request, calls the Generator and encodes what it returns.
+// request, calls the Generator and encodes what it returns. The library's
+// types carry no wire format: every answer is a record built here from
+// them (wire.go, records.go, wire_templates.go for templates, sync and
+// dependencies), so a change of the JSON the API answers with goes there.
 //
 // # Mounting
 //

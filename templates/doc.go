@@ -10,9 +10,11 @@
 //
 // # Templates
 //
-// A Template is a named FieldConfig and TaxonomyConfig for one post type;
-// its JSON form is the record of the service's template endpoints
-// (MarshalJSON, Summary for list entries).
+// A Template is a named FieldConfig and TaxonomyConfig for one post type.
+// The configurations have a JSON form (the SQL stores keep them as JSON,
+// exports carry them, requests send them; ParseFieldConfig and
+// ParseTaxonomyConfig decode and validate it). The records the HTTP API
+// answers with are built by httpapi, not here.
 //
 // Two pieces keep templates. A Store is the storage seam: it gets, lists,
 // inserts, replaces and deletes records, keeps the SyncMark, and runs a
@@ -35,15 +37,30 @@
 // The templatetest package is the conformance suite: every Store runs it
 // in one line, and it runs the Library's behaviour tests over that Store.
 //
+// # Export files
+//
 // Library.Export and Library.Import move templates between sites in the
-// "1.0" export format; ParseImport decodes an import body item by item so
-// that one broken item is reported, not fatal.
+// "1.0" export format, a file users keep: Export (with ExportedTemplate)
+// is its documented form, MarshalJSON and UnmarshalJSON its bytes, and
+// ParseImport decodes one item by item so that a broken item is reported,
+// not fatal. A change of the format changes ExportVersion.
 //
 // # Stale templates
 //
 // When a template is saved, the Library records the Signature of the post
-// type's fields (SignatureOf over their fields.Field definitions), from its
-// Signature hook. Library.Stale lists templates whose post type's fields have changed since;
-// Library.Status and Library.MarkSeen keep the "fields changed" notice of
-// the sync endpoints, remembered by the Store's SyncMark.
+// type's fields (SignatureOf over their fields.Field definitions), from
+// its Signature hook. Library.Stale lists templates whose post type's
+// fields have changed since; Library.Status and Library.MarkSeen keep the
+// "fields changed" notice (SyncStatus), remembered by the Store's
+// SyncMark.
+//
+// # Where a change goes
+//
+// A rule about templates (defaults, variants, system templates, import):
+// library.go or transfer.go, with its test in templatetest so that every
+// Store runs it. A new setting of a field or taxonomy: config.go
+// (validation and limits) and schema.go (what /field-schema describes);
+// how it changes values: the fill package. A new backend: a Store that
+// passes templatetest. The wire records of the template endpoints:
+// httpapi/wire_templates.go.
 package templates
