@@ -1,6 +1,11 @@
 package locales
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+	"unsafe"
+)
 
 // kindRoles returns the roles of the middle sections of a document of a
 // kind: a how-to is steps, a review pros and cons, a story what happened.
@@ -125,10 +130,10 @@ func (w *Writer) planDoc() {
 		list := lx.byTopic[d.topic][t]
 		d.focus[t] = list[w.r.IntN(len(list))]
 	}
+	// Frames used stay marked from one document to the next, so the
+	// documents of one writer do not share sentences until a list runs out.
 	if need := (lx.nFrames + 63) / 64; len(d.used) < need {
 		d.used = make([]uint64, need)
-	} else {
-		clear(d.used)
 	}
 	d.nrec, d.npicks, d.seq = 0, 0, -1
 	w.unbind()
@@ -148,23 +153,45 @@ func (w *Writer) unbind() {
 	}
 }
 
-// pickFrame draws a frame of list, avoiding frames the document used:
-// the one drawn, or the next unused one after it (one draw).
+// pickFrame draws a frame of list, avoiding frames the writer used: the
+// one drawn, or the next unused one after it (one draw). When every frame
+// of the list has been used, the frames with words to draw are free again,
+// and the fixed ones, which would repeat a sentence word for word, only
+// once they too have all been used.
 func (w *Writer) pickFrame(list []frame) *frame {
 	i := w.r.IntN(len(list))
-	f := &list[i]
-	for k := 1; k < len(list) && w.usedFrame(f); k++ {
-		f = &list[(i+k)%len(list)]
-	}
-	if w.usedFrame(f) {
-		f = &list[i]
+	f := w.nextUnused(list, i)
+	if f == nil {
+		for k := range list {
+			if !list[k].fixed {
+				w.unmarkFrame(&list[k])
+			}
+		}
+		if f = w.nextUnused(list, i); f == nil {
+			for k := range list {
+				w.unmarkFrame(&list[k])
+			}
+			f = &list[i]
+		}
 	}
 	w.markFrame(f)
 	return f
 }
 
+// nextUnused returns the first frame of list from i on, wrapping around,
+// that the writer has not used, or nil.
+func (w *Writer) nextUnused(list []frame, i int) *frame {
+	for k := range list {
+		if f := &list[(i+k)%len(list)]; !w.usedFrame(f) {
+			return f
+		}
+	}
+	return nil
+}
+
 func (w *Writer) usedFrame(f *frame) bool { return w.d.used[f.id>>6]&(1<<(f.id&63)) != 0 }
 func (w *Writer) markFrame(f *frame)      { w.d.used[f.id>>6] |= 1 << (f.id & 63) }
+func (w *Writer) unmarkFrame(f *frame)    { w.d.used[f.id>>6] &^= 1 << (f.id & 63) }
 
 // drawEntry draws an entry of type t of the document's topic, other than
 // the focus and the entries drawn last.
@@ -299,8 +326,50 @@ func (w *Writer) appendLexParagraph(lead []frame, k int) {
 func (w *Writer) lexTitle() {
 	w.planDoc()
 	start := len(w.buf)
-	w.appendFrame(w.pickFrame(w.p.lex.plans[w.d.kind].title))
+	// A title whose other slots happen to name another subject of the
+	// topic, longer than the post's own, would be read as about that one
+	// (TitleSubject, and so the comments): such a title is written again.
+	for try := 0; ; try++ {
+		w.appendFrame(w.pickFrame(w.p.lex.plans[w.d.kind].title))
+		if try == 4 || w.namesItsSubject(w.buf[start:]) {
+			break
+		}
+		w.buf = w.buf[:start]
+	}
 	w.caseTitle(start)
+}
+
+// namesItsSubject reports whether TitleSubject finds the document's subject
+// in title among the subjects of its topic.
+func (w *Writer) namesItsSubject(title []byte) bool {
+	lx := w.p.lex
+	focus := w.d.focus[lexSubject]
+	w.low = appendLower(w.low[:0], title)
+	if len(w.low) == 0 {
+		return false
+	}
+	// The scratch is not written to while low is in use.
+	low := unsafe.String(&w.low[0], len(w.low))
+	own := 0
+	for _, f := range lx.lowSubjects[focus] {
+		if len(f) > own && strings.Contains(low, f) {
+			own = len(f)
+		}
+	}
+	if own == 0 {
+		return false
+	}
+	for _, e := range lx.byTopic[w.d.topic][lexSubject] {
+		if e == focus {
+			continue
+		}
+		for _, f := range lx.lowSubjects[e] {
+			if len(f) >= own && strings.Contains(low, f) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func (w *Writer) caseTitle(start int) {
@@ -504,4 +573,23 @@ func (w *Writer) itemFrame() (*frame, int) {
 	}
 	w.d.seq, w.d.seqN = w.r.IntN(64), 0
 	return f, n
+}
+
+// appendLower appends s lower-cased, as strings.ToLower would write it.
+func appendLower(dst, s []byte) []byte {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(s[i:])
+		dst = utf8.AppendRune(dst, unicode.ToLower(r))
+		i += n
+	}
+	return dst
 }

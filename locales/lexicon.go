@@ -85,6 +85,9 @@ type lexicon struct {
 type frame struct {
 	id   int
 	toks []ftok
+	// fixed is set when no slot of the frame draws a fresh word or name:
+	// with the document's focus it reads the same each time.
+	fixed bool
 }
 
 type ftokKind uint8
@@ -339,6 +342,9 @@ func (b *builder) readLexicon() {
 			}
 			f.id = lx.nFrames
 			lx.nFrames++
+			f.fixed = !slices.ContainsFunc(f.toks, func(t ftok) bool {
+				return (t.kind == fEntry || t.kind == fList) && !t.focus || t.kind == fName || t.kind == fFirst
+			})
 			lx.roles[role] = append(lx.roles[role], f)
 		}
 		if strings.HasPrefix(role, "title.") {

@@ -2,6 +2,7 @@ package locales
 
 import (
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -259,4 +260,32 @@ func TestRespellWholeWordsWithAccents(t *testing.T) {
 	r := b.respell()
 	assert.Equal(t, "No início, o bebé dorme; dorme.", r("No começo, o bebê dorme; come."))
 	assert.Equal(t, "Início", r("Começo"))
+}
+
+// TestPostsDoNotRepeatSentences writes consecutive posts as a site would
+// and checks that no sentence comes back word for word within the first
+// 30 (a few posts): a reader who opens them must not meet a line twice.
+func TestPostsDoNotRepeatSentences(t *testing.T) {
+	split := regexp.MustCompile(`[^.!?。！？]+[.!?。！？]*`)
+	for _, p := range lexPacks(t) {
+		code := p.Locale().Code
+		w := NewWriter(p, RealText, rand.New(rand.NewPCG(1, 1)))
+		seen := map[string]bool{}
+		n := 0
+		for n < 30 {
+			w.Title()
+			body := w.Body(HTMLOptions{Paragraphs: 4}, markup.Markdown)
+			for _, line := range strings.Split(body, "\n") {
+				line = strings.TrimSpace(strings.TrimLeft(line, "#>-* "))
+				for _, s := range split.FindAllString(line, -1) {
+					if s = strings.TrimSpace(s); len(s) < 12 || n >= 30 {
+						continue
+					}
+					assert.False(t, seen[s], "%s: %q again after %d sentences", code, s, n)
+					seen[s] = true
+					n++
+				}
+			}
+		}
+	}
 }

@@ -30,6 +30,8 @@ type Writer struct {
 	buf []byte
 	// tmp holds a copy of text that Body writes again with inline markup.
 	tmp []byte
+	// low is scratch space for a lower-cased title.
+	low []byte
 	// sep separates words and sentences: the pack's for real text, a space
 	// for Latin placeholder text.
 	sep string
