@@ -70,9 +70,15 @@ func TestFullDatabaseLosesNothing(t *testing.T) {
 	require.Positive(t, made)
 	requireAllTracked(t, h, gen)
 
+	// The request that filled the database may have kept its posts when
+	// the space ran out while their comments were written: tracked, as
+	// checked above, and removed by the cleanup like the rest.
+	posts, err := h.Posts(ctx, contentgen.PostQuery{})
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(posts), made*20)
 	rm, err := gen.DeleteAll(ctx)
 	require.NoError(t, err, "a cleanup works while the database is full")
-	require.Equal(t, made*20, rm.Posts)
+	require.Equal(t, len(posts), rm.Posts)
 	requireAllTracked(t, h, gen)
 	_, err = gen.GeneratePosts(ctx, req)
 	require.NoError(t, err, "the cleanup freed the space")
