@@ -14,16 +14,18 @@ import (
 
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/httpapi/addons"
+	"github.com/contentgen/contentgen/httpapi/auth"
 	"github.com/contentgen/contentgen/httpapi/license"
 )
 
 // Options configure an API. Auth is required.
 type Options struct {
-	// Auth authenticates every request.
-	Auth Authenticator
+	// Auth authenticates every request: usually an *auth.Setup, or any
+	// auth.Authenticator.
+	Auth auth.Authenticator
 	// Sessions, when set, provides the nonce reported by GET /urls; it
-	// should be the store of the CookieAuth in Auth.
-	Sessions *Sessions
+	// should be the store of the auth.Cookie in Auth (Setup.Sessions).
+	Sessions *auth.Sessions
 	// Logger receives request failures; nil discards them.
 	Logger *slog.Logger
 	// MaxBodyBytes limits JSON request bodies; 0 means 1 MiB.
@@ -76,8 +78,8 @@ type URLs struct {
 // to its root; mount it under a prefix with http.StripPrefix.
 type API struct {
 	g        *contentgen.Generator
-	auth     Authenticator
-	sessions *Sessions
+	auth     auth.Authenticator
+	sessions *auth.Sessions
 	log      *slog.Logger
 	maxBody  int64
 	realm    string
@@ -115,7 +117,7 @@ func New(g *contentgen.Generator, opts *Options) (*API, error) {
 	if _, err := compiledSpec(); err != nil {
 		return nil, fmt.Errorf("httpapi: New: the embedded OpenAPI document: %w", err)
 	}
-	cop, err := NewCrossOriginProtection(o.TrustedOrigins...)
+	cop, err := auth.NewCrossOriginProtection(o.TrustedOrigins...)
 	if err != nil {
 		return nil, fmt.Errorf("httpapi: New: Options.TrustedOrigins: %w", err)
 	}
@@ -281,16 +283,16 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	p, err := a.auth.Authenticate(r)
 	switch {
-	case errors.Is(err, ErrTooManyAttempts):
+	case errors.Is(err, auth.ErrTooManyAttempts):
 		retry := ""
-		var te *ThrottledError
+		var te *auth.ThrottledError
 		if errors.As(err, &te) {
-			retry = retryAfterSeconds(te.RetryAfter)
+			retry = te.Seconds()
 			w.Header().Set("Retry-After", retry)
 		}
 		a.writeError(w, r, contentgen.Errorf(codeTooManyAttempts, "", "%s", a.lastMessages().TooManyAttempts(retry)))
 		return
-	case errors.Is(err, ErrBadCredentials):
+	case errors.Is(err, auth.ErrBadCredentials):
 		a.writeError(w, r, contentgen.Errorf(contentgen.CodeNotLoggedIn, "", "%s", a.lastMessages().BadCredentials()))
 		return
 	case err != nil:

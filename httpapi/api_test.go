@@ -17,6 +17,7 @@ import (
 	"github.com/contentgen/contentgen/contentgen/memhost"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/httpapi"
+	"github.com/contentgen/contentgen/httpapi/auth"
 )
 
 const base = "/contentgen/v1"
@@ -27,7 +28,7 @@ type env struct {
 	srv      *httptest.Server
 	host     *memhost.Host
 	gen      *contentgen.Generator
-	sessions *httpapi.Sessions
+	sessions *auth.Sessions
 	adminPW  string
 	editorPW string
 }
@@ -51,18 +52,14 @@ func newEnvWith(t *testing.T, cfg func(*contentgen.Config), opts func(*httpapi.O
 	_, err = host.CreateUsers(ctx, []contentgen.User{{Login: "editor1", Email: "editor1@example.com", DisplayName: "Editor", Roles: []string{"editor"}}})
 	require.NoError(t, err)
 
-	pw := httpapi.NewPasswords()
-	adminPW, err := pw.NewAppPassword("admin", "tests")
+	authn, err := auth.New(auth.GeneratorDirectory(gen), nil)
 	require.NoError(t, err)
-	editorPW, err := pw.NewAppPassword("editor1", "tests")
+	adminPW, err := authn.Passwords.NewAppPassword("admin", "tests")
 	require.NoError(t, err)
-	sessions, err := httpapi.NewSessions()
+	editorPW, err := authn.Passwords.NewAppPassword("editor1", "tests")
 	require.NoError(t, err)
-	dir := httpapi.GeneratorDirectory(gen)
-	options := &httpapi.Options{
-		Auth:     httpapi.Chain(&httpapi.BasicAuth{Passwords: pw, Users: dir}, &httpapi.CookieAuth{Sessions: sessions, Users: dir}),
-		Sessions: sessions,
-	}
+	sessions := authn.Sessions
+	options := &httpapi.Options{Auth: authn, Sessions: sessions}
 	if opts != nil {
 		opts(options)
 	}
@@ -226,7 +223,7 @@ func TestCookieAndNonce(t *testing.T) {
 	status, _ = send("X-Host-Nonce", "forged")
 	require.Equal(t, http.StatusUnauthorized, status)
 
-	nonce := e.sessions.Nonce(&httpapi.Principal{Login: "admin", Session: cookie.Value})
+	nonce := e.sessions.Nonce(&auth.Principal{Login: "admin", Session: cookie.Value})
 	for _, h := range []string{"X-Host-Nonce", "X-WP-Nonce"} {
 		status, body := send(h, nonce)
 		require.Equal(t, http.StatusOK, status, h)

@@ -20,6 +20,7 @@ import (
 	"github.com/contentgen/contentgen/contentgen/memhost"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/httpapi"
+	"github.com/contentgen/contentgen/httpapi/auth"
 	"github.com/contentgen/contentgen/templates"
 )
 
@@ -44,7 +45,7 @@ type matrixEnv struct {
 	host     *memhost.Host
 	gen      *contentgen.Generator
 	state    *writeCountingState
-	sessions *httpapi.Sessions
+	sessions *auth.Sessions
 	adminPW  string
 	editorPW string
 	// Path values that name existing things, so that a request that got
@@ -67,18 +68,18 @@ func newMatrixEnv(t *testing.T) *matrixEnv {
 
 	// Every bad credential must reach the password check rather than the
 	// throttle, and the check must be cheap enough to run hundreds.
-	pw, err := httpapi.NewPasswordsWith(&httpapi.PasswordOptions{Throttle: &httpapi.ThrottleOptions{UserFailures: 1 << 30, AddrFailures: 1 << 30, UserFailuresAnyClient: 1 << 30}})
+	pw, err := auth.NewPasswords(&auth.PasswordOptions{Throttle: &auth.ThrottleOptions{UserFailures: 1 << 30, AddrFailures: 1 << 30, UserFailuresAnyClient: 1 << 30}})
 	require.NoError(t, err)
 	httpapi.CheapHashes(pw)
 	adminPW, err := pw.NewAppPassword("admin", "tests")
 	require.NoError(t, err)
 	editorPW, err := pw.NewAppPassword("editor1", "tests")
 	require.NoError(t, err)
-	sessions, err := httpapi.NewSessions()
+	sessions, err := auth.NewSessions(nil)
 	require.NoError(t, err)
-	dir := httpapi.GeneratorDirectory(gen)
+	dir := auth.GeneratorDirectory(gen)
 	api, err := httpapi.New(gen, &httpapi.Options{
-		Auth:     httpapi.Chain(&httpapi.BasicAuth{Passwords: pw, Users: dir}, &httpapi.CookieAuth{Sessions: sessions, Users: dir}),
+		Auth:     auth.Chain(&auth.Basic{Passwords: pw, Users: dir}, &auth.Cookie{Sessions: sessions, Users: dir}),
 		Sessions: sessions,
 	})
 	require.NoError(t, err)
@@ -168,7 +169,7 @@ func (e *matrixEnv) credentials(t *testing.T) []credential {
 		return c
 	}
 	nonceOf := func(login string, c *http.Cookie) string {
-		return e.sessions.Nonce(&httpapi.Principal{Login: login, Session: c.Value})
+		return e.sessions.Nonce(&auth.Principal{Login: login, Session: c.Value})
 	}
 	adminSession, otherAdminSession, editorSession := session("admin"), session("admin"), session("editor1")
 	ended := session("admin")
@@ -212,7 +213,7 @@ func (e *matrixEnv) credentials(t *testing.T) []credential {
 		}},
 		{"session with the nonce of the login alone", unauthorized, notLoggedIn, func(r *http.Request) {
 			r.AddCookie(adminSession)
-			r.Header.Set("X-Host-Nonce", e.sessions.Nonce(&httpapi.Principal{Login: "admin"}))
+			r.Header.Set("X-Host-Nonce", e.sessions.Nonce(&auth.Principal{Login: "admin"}))
 		}},
 		{"unknown session with nonce", unauthorized, notLoggedIn, func(r *http.Request) {
 			r.AddCookie(&http.Cookie{Name: e.sessions.CookieName, Value: "no-such-session"})

@@ -12,6 +12,7 @@ import (
 	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/httpapi"
+	"github.com/contentgen/contentgen/httpapi/auth"
 )
 
 // BenchmarkGeneratePosts500HTTP is BenchmarkGeneratePosts500 of package
@@ -19,7 +20,10 @@ import (
 // application-password authentication.
 func BenchmarkGeneratePosts500HTTP(b *testing.B) {
 	seed := int64(1)
-	pw := httpapi.NewPasswords()
+	pw, err := auth.NewPasswords(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
 	secret, err := pw.NewAppPassword("admin", "bench")
 	if err != nil {
 		b.Fatal(err)
@@ -38,7 +42,7 @@ func BenchmarkGeneratePosts500HTTP(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		api, err := httpapi.New(gen, &httpapi.Options{Auth: &httpapi.BasicAuth{Passwords: pw, Users: httpapi.GeneratorDirectory(gen)}})
+		api, err := httpapi.New(gen, &httpapi.Options{Auth: &auth.Basic{Passwords: pw, Users: auth.GeneratorDirectory(gen)}})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -13,25 +13,23 @@
 // New returns an http.Handler whose routes are relative to its root, so it
 // works mounted under any prefix:
 //
-//	api, err := httpapi.New(gen, &httpapi.Options{Auth: auth})
+//	authn, err := auth.New(auth.GeneratorDirectory(gen), nil) // package httpapi/auth
+//	api, err := httpapi.New(gen, &httpapi.Options{Auth: authn, Sessions: authn.Sessions})
 //	mux.Handle("/contentgen/v1/", http.StripPrefix("/contentgen/v1", api))
 //
 // # Authentication
 //
-// Every request passes the Authenticator of Options before routing. The
-// built-in ones cover the three methods of the specification: HTTP Basic
-// with application passwords (BasicAuth), Basic with the account password
-// when explicitly enabled for development (BasicAuth.AllowAccountPasswords)
-// and a session cookie plus nonce header (CookieAuth). Chain combines
-// them. Unauthenticated requests get 401 rest_not_logged_in; users without
-// the manage_options capability get 403 rest_forbidden. A 401 carries a
-// Basic challenge, except to requests that send a nonce: those come from
-// a page of a cookie session, where the challenge would make the browser
-// prompt for a password.
-//
-// Sessions (see SessionOptions) end after an idle timeout and a maximum
-// age on an injected clock. Package httpapi/admin serves the admin page
-// that logs users in to such sessions.
+// Every request passes the Authenticator of Options before routing; the
+// authenticators, the password and session stores and the throttle of
+// failed logins live in package httpapi/auth, whose New sets them all up
+// in one call. Unauthenticated requests get 401 rest_not_logged_in; users
+// without the manage_options capability get 403 rest_forbidden; a login
+// the throttle refuses gets 429 too_many_attempts with Retry-After (never
+// the 401 of wrong credentials). A 401 carries a Basic challenge, except
+// to requests that send a nonce: those come from a page of a cookie
+// session, where the challenge would make the browser prompt for a
+// password. Package httpapi/admin serves the admin page that logs users
+// in to such sessions.
 //
 // # Running the API safely
 //
@@ -58,32 +56,12 @@
 // unsupported_media_type, which no cross-site form can send without a
 // CORS preflight. Programs that are not browsers send neither header and
 // are not affected. Options.TrustedOrigins lists the origins of pages on
-// other hosts that may write nonetheless; NewCrossOriginProtection gives
-// handlers beside the API, such as a login endpoint, the same check.
+// other hosts that may write nonetheless; auth.NewCrossOriginProtection
+// gives handlers beside the API, such as a login endpoint, the same check.
 //
-// Password guessing is bounded three ways. BasicAuth counts failed logins
-// per pair of user name and client, per client address and per user name
-// (ThrottleOptions). After 5 failures of a user from one client, 20 from
-// one address, or 50 of a user from all clients together, attempts are
-// refused before any password is hashed, with 429 too_many_attempts and
-// Retry-After (never the 401 of wrong credentials), for a delay that
-// starts at one second and doubles up to a minute. The count of a user
-// from all clients does not apply to clients that signed in as that user
-// before (remembered for 30 days, 10,000 at most): an attack from
-// elsewhere cannot lock the user out of them. A successful login resets
-// its pair; credentials verified in the last minute are accepted without
-// hashing, and concurrent checks of the same credentials wait for one
-// result rather than counting as guesses, so a burst of valid requests is
-// never refused; authenticated calls are never limited. The throttle
-// tracks at most 10,000 entries of each kind and forgets those not tried
-// for 15 minutes. Password checks hash on half the cores at most, one at
-// least (PasswordOptions.MaxConcurrentHashes), so a flood of guesses
-// leaves the rest to the API. And a failed check costs the same whether
-// the user exists or not, so timing does not reveal logins.
-//
-// Clients are told apart by r.RemoteAddr. Behind a reverse proxy, set
-// BasicAuth.ClientAddr to ForwardedFor with the proxies' networks;
-// otherwise every client shares the proxy's address.
+// How password guessing is bounded (per user and client, per address,
+// per user for unknown clients, with remembered clients and bounded
+// hashing) is described in package httpapi/auth.
 //
 // # Event streams
 //

@@ -8,6 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/httpapi/auth"
+	"github.com/contentgen/contentgen/httpapi/internal/authhook"
 )
 
 func TestNewCodesHaveTheirStatus(t *testing.T) {
@@ -26,11 +28,7 @@ func TestNewCodesHaveTheirStatus(t *testing.T) {
 // CheapHashes makes s hash with one PBKDF2 round instead of the configured
 // number, for tests that check many passwords. Call it before storing any
 // password in s.
-func CheapHashes(s *Passwords) {
-	s.derive = func(password string, salt []byte, _ int) ([]byte, error) {
-		return pbkdf2Key(password, salt, 1)
-	}
-}
+func CheapHashes(s *auth.Passwords) { authhook.CheapHashes(s) }
 
 // PatternOf returns the route pattern that serves r, "" when none does.
 func (a *API) PatternOf(r *http.Request) string {

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"fmt"
 	"mime"
 	"net/http"
 
@@ -20,24 +19,6 @@ const codeTooManyAttempts contentgen.Code = "too_many_attempts"
 // multipartRoutes are the routes whose bodies are multipart forms rather
 // than JSON; their handlers read only multipart/form-data.
 var multipartRoutes = map[string]bool{"POST /media/upload": true}
-
-// NewCrossOriginProtection returns the protection against cross-site
-// requests that the API applies (see "Running the API safely" in the
-// package documentation), for other state-changing handlers served beside
-// it, such as a login endpoint. Requests with GET, HEAD or OPTIONS pass;
-// any other request passes only when the browser marks it as same-origin
-// (Sec-Fetch-Site), when its Origin names the host it was sent to or one
-// of trustedOrigins ("scheme://host[:port]"), or when it carries neither
-// header, as requests from programs other than browsers do.
-func NewCrossOriginProtection(trustedOrigins ...string) (*http.CrossOriginProtection, error) {
-	c := http.NewCrossOriginProtection()
-	for _, o := range trustedOrigins {
-		if err := c.AddTrustedOrigin(o); err != nil {
-			return nil, fmt.Errorf("httpapi: trusted origin %q: %w", o, err)
-		}
-	}
-	return c, nil
-}
 
 // checkForgery refuses, before authentication, the requests a page of
 // another site could make through a browser holding the user's

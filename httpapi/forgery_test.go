@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/httpapi"
+	"github.com/contentgen/contentgen/httpapi/auth"
 )
 
 // forged is a request as a browser or a program sends it.
@@ -139,8 +140,8 @@ func TestCrossSiteWritesAreRefusedBeforeAnyHandler(t *testing.T) {
 func TestTrustedOriginsAreValidated(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	_, err := httpapi.New(e.gen, &httpapi.Options{Auth: httpapi.Chain(), TrustedOrigins: []string{"admin.example/path"}})
+	_, err := httpapi.New(e.gen, &httpapi.Options{Auth: auth.Chain(), TrustedOrigins: []string{"admin.example/path"}})
 	require.ErrorContains(t, err, "TrustedOrigins")
-	_, err = httpapi.NewCrossOriginProtection("https://admin.example", "http://127.0.0.1:9000")
+	_, err = auth.NewCrossOriginProtection("https://admin.example", "http://127.0.0.1:9000")
 	require.NoError(t, err)
 }

@@ -15,14 +15,15 @@ import (
 	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/httpapi"
+	"github.com/contentgen/contentgen/httpapi/auth"
 )
 
 // allowAll authenticates every request as an administrator, so the fuzz
 // targets reach the decoders.
 type allowAll struct{}
 
-func (allowAll) Authenticate(*http.Request) (*httpapi.Principal, error) {
-	return &httpapi.Principal{Login: "admin", Capabilities: []string{contentgen.ManageOptions}}, nil
+func (allowAll) Authenticate(*http.Request) (*auth.Principal, error) {
+	return &auth.Principal{Login: "admin", Capabilities: []string{contentgen.ManageOptions}}, nil
 }
 
 func newInProcess(t testing.TB) http.Handler {

@@ -24,6 +24,7 @@ import (
 	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/httpapi"
+	"github.com/contentgen/contentgen/httpapi/auth"
 	"github.com/contentgen/contentgen/httpapi/internal/openapidoc"
 )
 
@@ -97,8 +98,9 @@ func newBareAPI(t *testing.T) *httpapi.API {
 	require.NoError(t, err)
 	gen, err := contentgen.New(host, history.NewMemStore(nil), nil)
 	require.NoError(t, err)
-	pw := httpapi.NewPasswords()
-	api, err := httpapi.New(gen, &httpapi.Options{Auth: &httpapi.BasicAuth{Passwords: pw, Users: httpapi.GeneratorDirectory(gen)}})
+	authn, err := auth.New(auth.GeneratorDirectory(gen), nil)
+	require.NoError(t, err)
+	api, err := httpapi.New(gen, &httpapi.Options{Auth: authn})
 	require.NoError(t, err)
 	return api
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/contentgen/contentgen/contentgen/memhost"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/httpapi"
+	"github.com/contentgen/contentgen/httpapi/auth"
 )
 
 // panickyHost is the demo host with switches that make some of its
@@ -45,7 +46,7 @@ func (h *panickyHost) InTx(ctx context.Context, fn func(context.Context, content
 // panickyAuth panics for requests with the header X-Panic.
 type panickyAuth struct{ allowAll }
 
-func (a panickyAuth) Authenticate(r *http.Request) (*httpapi.Principal, error) {
+func (a panickyAuth) Authenticate(r *http.Request) (*auth.Principal, error) {
 	if r.Header.Get("X-Panic") != "" {
 		panic("authenticator failure")
 	}

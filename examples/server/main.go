@@ -50,7 +50,6 @@ import (
 	"os"
 	"os/signal"
 	"path"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -60,6 +59,7 @@ import (
 	"github.com/contentgen/contentgen/examples/internal/site"
 	"github.com/contentgen/contentgen/httpapi"
 	"github.com/contentgen/contentgen/httpapi/admin"
+	"github.com/contentgen/contentgen/httpapi/auth"
 	"github.com/contentgen/contentgen/httpapi/license"
 )
 
@@ -74,7 +74,7 @@ type originFlags []string
 func (o *originFlags) String() string { return strings.Join(*o, ",") }
 
 func (o *originFlags) Set(v string) error {
-	if _, err := httpapi.NewCrossOriginProtection(v); err != nil {
+	if _, err := auth.NewCrossOriginProtection(v); err != nil {
 		return errors.New(`want scheme://host[:port], such as "https://admin.example"`)
 	}
 	*o = append(*o, v)
@@ -238,7 +238,13 @@ func buildServer(ctx context.Context, c serverConfig) (*http.Server, []userSpec,
 		return nil, nil, st, err
 	}
 
-	passwords := httpapi.NewPasswords()
+	authn, err := auth.New(auth.GeneratorDirectory(gen), &auth.Options{
+		AllowAccountPasswords: allowAccount, TrustedOrigins: c.trustedOrigins,
+	})
+	if err != nil {
+		return nil, nil, st, err
+	}
+	passwords := authn.Passwords
 	var creds []userSpec
 	if adminPassword == "" {
 		if adminPassword, err = passwords.NewAppPassword("admin", "demo"); err != nil {
@@ -263,16 +269,10 @@ func buildServer(ctx context.Context, c serverConfig) (*http.Server, []userSpec,
 		creds = append(creds, u)
 	}
 
-	sessions, err := httpapi.NewSessions()
-	if err != nil {
-		return nil, nil, st, err
-	}
-	dir := httpapi.GeneratorDirectory(gen)
-	basic := &httpapi.BasicAuth{Passwords: passwords, Users: dir, AllowAccountPasswords: allowAccount}
 	adminPath := adminPathOf(base)
 	api, err := httpapi.New(gen, &httpapi.Options{
-		Auth:           httpapi.Chain(basic, &httpapi.CookieAuth{Sessions: sessions, Users: dir}),
-		Sessions:       sessions,
+		Auth:           authn,
+		Sessions:       authn.Sessions,
 		Logger:         logger,
 		License:        c.license,
 		URLs:           httpapi.URLs{AdminURL: adminPath},
@@ -282,7 +282,7 @@ func buildServer(ctx context.Context, c serverConfig) (*http.Server, []userSpec,
 		return nil, nil, st, err
 	}
 	adminPage, err := admin.New(&admin.Options{
-		Generator: gen, Sessions: sessions, Verifier: basic, Users: dir,
+		Generator: gen, Sessions: authn.Sessions, Verifier: authn.Basic, Users: authn.Users,
 		APIBase: "/" + strings.Trim(base, "/"), Logger: logger, TrustedOrigins: c.trustedOrigins,
 	})
 	if err != nil {
@@ -295,11 +295,7 @@ func buildServer(ctx context.Context, c serverConfig) (*http.Server, []userSpec,
 	if st.Files != nil {
 		mux.Handle("GET /uploads/", st.Files)
 	}
-	cop, err := httpapi.NewCrossOriginProtection(c.trustedOrigins...)
-	if err != nil {
-		return nil, nil, st, err
-	}
-	mux.Handle("POST /login", cop.Handler(login(basic, sessions)))
+	mux.Handle("POST /login", authn.LoginHandler())
 	return httpapi.NewServer(addr, mux, nil), creds, st, nil
 }
 
@@ -337,34 +333,4 @@ func addUser(ctx context.Context, host contentgen.Host, u userSpec, i int) error
 		return fmt.Errorf("-user %s: %w", u.name, err)
 	}
 	return nil
-}
-
-// login starts a cookie session for a user who proves an application
-// password over Basic auth, and returns the nonce that cookie requests
-// must send in X-Host-Nonce.
-func login(basic *httpapi.BasicAuth, sessions *httpapi.Sessions) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := basic.Authenticate(r)
-		var te *httpapi.ThrottledError
-		if errors.As(err, &te) {
-			w.Header().Set("Retry-After", strconv.FormatInt(max(1, int64((te.RetryAfter+time.Second-1)/time.Second)), 10))
-			http.Error(w, "too many failed logins", http.StatusTooManyRequests)
-			return
-		}
-		if err != nil || p == nil {
-			w.Header().Set("WWW-Authenticate", `Basic realm="contentgen"`)
-			http.Error(w, "unauthorized", http.StatusUnauthorized)
-			return
-		}
-		c, err := sessions.Create(p.Login)
-		if err != nil {
-			http.Error(w, "session could not be created", http.StatusInternalServerError)
-			return
-		}
-		c.Secure = r.TLS != nil
-		http.SetCookie(w, c)
-		p.Session = c.Value
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, "{\"nonce\":%q}\n", sessions.Nonce(p))
-	})
 }

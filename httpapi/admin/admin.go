@@ -22,21 +22,21 @@ import (
 	"time"
 
 	"github.com/contentgen/contentgen/contentgen"
-	"github.com/contentgen/contentgen/httpapi"
+	"github.com/contentgen/contentgen/httpapi/auth"
 )
 
 //go:embed assets pages
 var files embed.FS
 
 // Verifier checks a user name and password sent by the login form.
-// *httpapi.BasicAuth implements it with the passwords and the throttle of
+// *auth.Basic implements it with the passwords and the throttle of
 // failed logins that the API's Basic authentication uses.
 type Verifier interface {
 	// Verify returns the principal of a valid login; ErrBadCredentials
-	// for a wrong one; a *httpapi.ThrottledError when the throttle
+	// for a wrong one; a *auth.ThrottledError when the throttle
 	// refused the attempt; another error when the check could not be
 	// made.
-	Verify(r *http.Request, login, password string) (*httpapi.Principal, error)
+	Verify(r *http.Request, login, password string) (*auth.Principal, error)
 }
 
 // Options configure the admin page. Generator, Sessions, Verifier and
@@ -45,15 +45,15 @@ type Options struct {
 	// Generator is the one the API serves; the page reads the site's name
 	// and language and the admin_locale setting from it.
 	Generator *contentgen.Generator
-	// Sessions is the session store of the API's httpapi.CookieAuth, so
+	// Sessions is the session store of the API's auth.Cookie, so
 	// that the API accepts the page's requests.
-	Sessions *httpapi.Sessions
-	// Verifier checks the login form, usually the API's *httpapi.BasicAuth.
+	Sessions *auth.Sessions
+	// Verifier checks the login form, usually the API's *auth.Basic.
 	Verifier Verifier
 	// Users looks up the user of a session when the page loads, to check
 	// that it still holds manage_options; nil means
-	// httpapi.GeneratorDirectory(Generator).
-	Users httpapi.Directory
+	// auth.GeneratorDirectory(Generator).
+	Users auth.Directory
 	// APIBase is the address of the API's root as the browser reaches it:
 	// a path such as "/contentgen/v1", or an absolute URL on the page's
 	// own origin (the page sends its session cookie to no other).
@@ -125,7 +125,7 @@ func New(opts *Options) (http.Handler, error) {
 		}
 	}
 	if o.Users == nil {
-		o.Users = httpapi.GeneratorDirectory(o.Generator)
+		o.Users = auth.GeneratorDirectory(o.Generator)
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -142,7 +142,7 @@ func New(opts *Options) (http.Handler, error) {
 	if _, err := rand.Read(key); err != nil {
 		return nil, err
 	}
-	cop, err := httpapi.NewCrossOriginProtection(o.TrustedOrigins...)
+	cop, err := auth.NewCrossOriginProtection(o.TrustedOrigins...)
 	if err != nil {
 		return nil, err
 	}
@@ -277,7 +277,7 @@ func (h *handler) page(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p, err := h.o.Users.Lookup(r.Context(), login)
-	if err != nil && !errors.Is(err, httpapi.ErrBadCredentials) {
+	if err != nil && !errors.Is(err, auth.ErrBadCredentials) {
 		h.fail(w, r, "looking up the session's user", err)
 		return
 	}
@@ -386,14 +386,13 @@ func (h *handler) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p, err := h.o.Verifier.Verify(r, login, password)
-	var te *httpapi.ThrottledError
+	var te *auth.ThrottledError
 	switch {
 	case errors.As(err, &te):
-		secs := max(1, int((te.RetryAfter+time.Second-1)/time.Second))
-		w.Header().Set("Retry-After", strconv.Itoa(secs))
+		w.Header().Set("Retry-After", te.Seconds())
 		h.showLogin(w, r, http.StatusTooManyRequests, loginData{Login: login, Error: "throttled"})
 		return
-	case errors.Is(err, httpapi.ErrBadCredentials) || (err == nil && p == nil):
+	case errors.Is(err, auth.ErrBadCredentials) || (err == nil && p == nil):
 		h.showLogin(w, r, http.StatusUnauthorized, loginData{Login: login, Error: "badCredentials"})
 		return
 	case err != nil:
@@ -433,7 +432,7 @@ func (h *handler) logout(w http.ResponseWriter, r *http.Request) {
 	}
 	login, token, ok := h.sessionOf(r)
 	if ok {
-		want := h.o.Sessions.Nonce(&httpapi.Principal{Login: login, Session: token})
+		want := h.o.Sessions.Nonce(&auth.Principal{Login: login, Session: token})
 		if subtle.ConstantTimeCompare([]byte(want), []byte(r.PostForm.Get("nonce"))) != 1 {
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 			w.WriteHeader(http.StatusForbidden)

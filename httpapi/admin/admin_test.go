@@ -15,14 +15,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
-	"github.com/contentgen/contentgen/httpapi"
 	"github.com/contentgen/contentgen/httpapi/admin"
+	"github.com/contentgen/contentgen/httpapi/auth"
 )
 
 // verifierFunc adapts a function to admin.Verifier.
-type verifierFunc func(r *http.Request, login, password string) (*httpapi.Principal, error)
+type verifierFunc func(r *http.Request, login, password string) (*auth.Principal, error)
 
-func (f verifierFunc) Verify(r *http.Request, login, password string) (*httpapi.Principal, error) {
+func (f verifierFunc) Verify(r *http.Request, login, password string) (*auth.Principal, error) {
 	return f(r, login, password)
 }
 

@@ -20,15 +20,15 @@
 // # Authentication
 //
 // The login form checks the user name and password with the Verifier of
-// Options (usually the API's *httpapi.BasicAuth, so the same passwords
+// Options (usually the API's *auth.Basic, so the same passwords
 // and the same throttle of failed logins apply) and starts a cookie
-// session in the API's *httpapi.Sessions. Only users with the
+// session in the API's *auth.Sessions. Only users with the
 // manage_options capability may log in. The page is handed the session's
 // nonce when it loads and sends it as X-Host-Nonce on every API call, so
-// the API's httpapi.CookieAuth accepts them. The login form carries a
+// the API's auth.Cookie accepts them. The login form carries a
 // token bound to a SameSite=Strict cookie and the logout form the nonce,
 // and both refuse cross-origin posts, so neither can be forged from
-// another site. Sessions expire as configured in httpapi.SessionOptions;
+// another site. Sessions expire as configured in auth.SessionOptions;
 // the page then returns to the login form.
 //
 // # The page

@@ -19,6 +19,7 @@ import (
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/httpapi"
 	"github.com/contentgen/contentgen/httpapi/admin"
+	"github.com/contentgen/contentgen/httpapi/auth"
 	"github.com/contentgen/contentgen/providers"
 	"github.com/contentgen/contentgen/providers/local"
 )
@@ -53,7 +54,7 @@ type site struct {
 	mux      *http.ServeMux
 	host     *memhost.Host
 	gen      *contentgen.Generator
-	sessions *httpapi.Sessions
+	sessions *auth.Sessions
 	clock    *clock
 	// adminPW is the application password of the administrator;
 	// editorPW that of an editor, who may not manage the site.
@@ -140,19 +141,19 @@ func newSite(t *testing.T, idle time.Duration) *site {
 	require.NoError(t, err)
 
 	clk := &clock{now: time.Date(2026, 5, 4, 10, 0, 0, 0, time.UTC)}
-	passwords, err := httpapi.NewPasswordsWith(&httpapi.PasswordOptions{Now: clk.Now})
+	passwords, err := auth.NewPasswords(&auth.PasswordOptions{Now: clk.Now})
 	require.NoError(t, err)
 	adminPW, err := passwords.NewAppPassword("admin", "tests")
 	require.NoError(t, err)
 	editorPW, err := passwords.NewAppPassword("editor1", "tests")
 	require.NoError(t, err)
-	sessions, err := httpapi.NewSessionsWith(&httpapi.SessionOptions{IdleTimeout: idle, Now: clk.Now})
+	sessions, err := auth.NewSessions(&auth.SessionOptions{IdleTimeout: idle, Now: clk.Now})
 	require.NoError(t, err)
-	dir := httpapi.GeneratorDirectory(gen)
-	basic := &httpapi.BasicAuth{Passwords: passwords, Users: dir}
+	dir := auth.GeneratorDirectory(gen)
+	basic := &auth.Basic{Passwords: passwords, Users: dir}
 	logs := make(chan string, 100)
 	api, err := httpapi.New(gen, &httpapi.Options{
-		Auth:     httpapi.Chain(basic, &httpapi.CookieAuth{Sessions: sessions, Users: dir}),
+		Auth:     auth.Chain(basic, &auth.Cookie{Sessions: sessions, Users: dir}),
 		Sessions: sessions,
 		URLs:     httpapi.URLs{AdminURL: adminPath},
 		Logger:   slog.New(chanHandler(logs)),

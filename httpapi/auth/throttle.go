@@ -1,4 +1,4 @@
-package httpapi
+package auth
 
 import (
 	"container/list"
@@ -17,7 +17,7 @@ import (
 // ThrottleOptions configure how failed logins are slowed down.
 //
 // Failures are counted per pair of user name and client (the address
-// BasicAuth.ClientAddr reports), per client address whatever the user,
+// Basic.ClientAddr reports), per client address whatever the user,
 // and per user name whatever the client. Once a pair or an address has
 // failed the allowed number of times, its further attempts are refused
 // without checking the password until a delay has passed. The count of a
@@ -64,7 +64,7 @@ type ThrottleOptions struct {
 
 // ErrTooManyAttempts is matched by the errors of login attempts refused
 // because of earlier failures (see ThrottledError).
-var ErrTooManyAttempts = errors.New("httpapi: too many failed logins")
+var ErrTooManyAttempts = errors.New("auth: too many failed logins")
 
 // ThrottledError is the error of a login attempt refused because of
 // earlier failures, before any password was checked. It matches
@@ -77,16 +77,16 @@ type ThrottledError struct {
 }
 
 func (e *ThrottledError) Error() string {
-	return fmt.Sprintf("httpapi: too many failed logins, retry after %s", e.RetryAfter)
+	return fmt.Sprintf("auth: too many failed logins, retry after %s", e.RetryAfter)
 }
 
 // Unwrap returns ErrTooManyAttempts.
 func (e *ThrottledError) Unwrap() error { return ErrTooManyAttempts }
 
-// retryAfterSeconds is the Retry-After value of a delay: whole seconds,
-// rounded up, at least one.
-func retryAfterSeconds(d time.Duration) string {
-	secs := int64((d + time.Second - 1) / time.Second)
+// Seconds is the Retry-After value of the error: the delay in whole
+// seconds, rounded up, at least one, as a refused login answers with it.
+func (e *ThrottledError) Seconds() string {
+	secs := int64((e.RetryAfter + time.Second - 1) / time.Second)
 	return strconv.FormatInt(max(secs, 1), 10)
 }
 
@@ -113,7 +113,7 @@ func newLoginThrottle(opts *ThrottleOptions) (*loginThrottle, error) {
 	}
 	if o.UserFailures < 0 || o.AddrFailures < 0 || o.UserFailuresAnyClient < 0 || o.BaseDelay < 0 || o.MaxDelay < 0 ||
 		o.ForgetAfter < 0 || o.RememberClients < 0 || o.MaxEntries < 0 {
-		return nil, errors.New("httpapi: ThrottleOptions: no count, duration or bound may be negative")
+		return nil, errors.New("auth: ThrottleOptions: no count, duration or bound may be negative")
 	}
 	def := func(v *int, d int) {
 		if *v == 0 {
@@ -137,10 +137,10 @@ func newLoginThrottle(opts *ThrottleOptions) (*loginThrottle, error) {
 		o.Now = time.Now
 	}
 	if o.MaxDelay < o.BaseDelay {
-		return nil, errors.New("httpapi: ThrottleOptions.MaxDelay must not be shorter than BaseDelay")
+		return nil, errors.New("auth: ThrottleOptions.MaxDelay must not be shorter than BaseDelay")
 	}
 	if o.ForgetAfter < o.MaxDelay {
-		return nil, errors.New("httpapi: ThrottleOptions.ForgetAfter must not be shorter than MaxDelay")
+		return nil, errors.New("auth: ThrottleOptions.ForgetAfter must not be shorter than MaxDelay")
 	}
 	t := &loginThrottle{now: o.Now, base: o.BaseDelay, maxDelay: o.MaxDelay, forget: o.ForgetAfter, remember: o.RememberClients,
 		ended: make(chan struct{})}
@@ -410,7 +410,7 @@ func clientKey(s string) string {
 	return ip.String()
 }
 
-// ForwardedFor returns a BasicAuth.ClientAddr for a server behind reverse
+// ForwardedFor returns a Basic.ClientAddr for a server behind reverse
 // proxies. When a request comes from one of the trusted networks, the
 // client is read from header (such as "X-Forwarded-For"), taking its
 // addresses from the right and skipping those of trusted proxies; other

@@ -1,4 +1,4 @@
-package httpapi
+package auth
 
 import (
 	"context"
@@ -189,7 +189,7 @@ func TestThrottleOptionsAreValidated(t *testing.T) {
 		_, err := newLoginThrottle(&o)
 		require.Error(t, err, "%+v", o)
 	}
-	_, err := NewPasswordsWith(&PasswordOptions{MaxConcurrentHashes: -1})
+	_, err := NewPasswords(&PasswordOptions{MaxConcurrentHashes: -1})
 	require.ErrorContains(t, err, "MaxConcurrentHashes")
 }
 
@@ -229,7 +229,7 @@ type countingPasswords struct {
 
 func newCountingPasswords(t testing.TB, o *PasswordOptions) *countingPasswords {
 	t.Helper()
-	s, err := NewPasswordsWith(o)
+	s, err := NewPasswords(o)
 	require.NoError(t, err)
 	c := &countingPasswords{Passwords: s}
 	s.derive = func(password string, salt []byte, iter int) ([]byte, error) {
@@ -281,9 +281,9 @@ func TestFailedChecksCostTheSameWhetherTheUserExistsOrNot(t *testing.T) {
 	require.Equal(t, want, app, "rounds of a failed application password check")
 	require.Equal(t, want, account, "rounds of a failed account password check")
 
-	// Through BasicAuth, with and without account passwords.
+	// Through Basic, with and without account passwords.
 	for _, allowAccount := range []bool{false, true} {
-		a := &BasicAuth{Passwords: c.Passwords, Users: staticDirectory{}, AllowAccountPasswords: allowAccount}
+		a := &Basic{Passwords: c.Passwords, Users: staticDirectory{}, AllowAccountPasswords: allowAccount}
 		got := map[string]int64{}
 		for i, login := range []string{"generated", "chosen", "nosuchuser"} {
 			r, err := http.NewRequest("GET", "/", nil)
@@ -327,7 +327,7 @@ func TestWaitingForAHashEndsWithTheRequest(t *testing.T) {
 	t.Parallel()
 	c := newCountingPasswords(t, &PasswordOptions{MaxConcurrentHashes: 1})
 	c.block, c.entered = make(chan struct{}), make(chan struct{}, 1)
-	a := &BasicAuth{Passwords: c.Passwords, Users: staticDirectory{}}
+	a := &Basic{Passwords: c.Passwords, Users: staticDirectory{}}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

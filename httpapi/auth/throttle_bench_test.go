@@ -1,4 +1,4 @@
-package httpapi
+package auth
 
 import (
 	"errors"
@@ -53,7 +53,7 @@ func BenchmarkThrottleFloor(b *testing.B) {
 	}
 }
 
-// BenchmarkBasicAuthRefused is a throttled attempt through BasicAuth:
+// BenchmarkBasicAuthRefused is a throttled attempt through Basic:
 // decoding the header, the remembered-credentials check and the throttle.
 func BenchmarkBasicAuthRefused(b *testing.B) {
 	benchBasicAuth(b, nil)
@@ -67,14 +67,14 @@ func BenchmarkBasicAuthWrongPassword(b *testing.B) {
 
 func benchBasicAuth(b *testing.B, to *ThrottleOptions) {
 	clock := newFakeClock()
-	pw, err := NewPasswordsWith(&PasswordOptions{Now: clock.Now, Throttle: to})
+	pw, err := NewPasswords(&PasswordOptions{Now: clock.Now, Throttle: to})
 	if err != nil {
 		b.Fatal(err)
 	}
 	if _, err := pw.NewAppPassword("admin", "bench"); err != nil {
 		b.Fatal(err)
 	}
-	a := &BasicAuth{Passwords: pw, Users: staticDirectory{}}
+	a := &Basic{Passwords: pw, Users: staticDirectory{}}
 	r, err := http.NewRequest("GET", "/", nil)
 	if err != nil {
 		b.Fatal(err)

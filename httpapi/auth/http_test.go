@@ -1,4 +1,4 @@
-package httpapi
+package auth_test
 
 import (
 	"context"
@@ -18,6 +18,8 @@ import (
 	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/contentgen/memhost"
 	"github.com/contentgen/contentgen/history"
+	"github.com/contentgen/contentgen/httpapi"
+	"github.com/contentgen/contentgen/httpapi/auth"
 )
 
 // throttleEnv is a demo site over real HTTP whose Basic authentication
@@ -26,8 +28,8 @@ import (
 type throttleEnv struct {
 	t        *testing.T
 	srv      *httptest.Server
-	pw       *countingPasswords
-	clock    *fakeClock
+	pw       *auth.CountingPasswords
+	clock    *auth.FakeClock
 	adminPW  string
 	admin2PW string
 }
@@ -42,19 +44,19 @@ func newThrottleEnv(t *testing.T) *throttleEnv {
 	_, err = host.CreateUsers(ctx, []contentgen.User{{Login: "admin2", Email: "admin2@example.com", DisplayName: "Second", Roles: []string{memhost.RoleAdministrator}}})
 	require.NoError(t, err)
 
-	clock := newFakeClock()
-	pw := newCountingPasswords(t, &PasswordOptions{Now: clock.Now})
+	clock := auth.NewFakeClock()
+	pw := auth.NewCountingPasswords(t, &auth.PasswordOptions{Now: clock.Now})
 	adminPW, err := pw.NewAppPassword("admin", "tests")
 	require.NoError(t, err)
 	require.NoError(t, pw.SetAppPassword("admin2", "tests", "correct horse battery staple"))
-	api, err := New(gen, &Options{Auth: &BasicAuth{
+	api, err := httpapi.New(gen, &httpapi.Options{Auth: &auth.Basic{
 		Passwords:  pw.Passwords,
-		Users:      GeneratorDirectory(gen),
-		ClientAddr: ForwardedFor("X-Forwarded-For", netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")),
+		Users:      auth.GeneratorDirectory(gen),
+		ClientAddr: auth.ForwardedFor("X-Forwarded-For", netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")),
 	}})
 	require.NoError(t, err)
 	mux := http.NewServeMux()
-	Mount(mux, "/contentgen/v1", api)
+	httpapi.Mount(mux, "/contentgen/v1", api)
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return &throttleEnv{t: t, srv: srv, pw: pw, clock: clock, adminPW: adminPW, admin2PW: "correct horse battery staple"}
@@ -72,7 +74,7 @@ type answer struct {
 func (e *throttleEnv) get(login, password, addr string) answer {
 	e.t.Helper()
 	var a answer
-	a.rounds = e.pw.roundsOf(func() {
+	a.rounds = e.pw.RoundsOf(func() {
 		req, err := http.NewRequest("GET", e.srv.URL+"/contentgen/v1/cpts/all", nil)
 		require.NoError(e.t, err)
 		req.SetBasicAuth(login, password)
@@ -96,7 +98,7 @@ func TestFailedLoginsAreThrottledOverHTTP(t *testing.T) {
 	for range 5 {
 		wrong = e.get("admin", "wrong guess", "192.0.2.1")
 		require.Equal(t, http.StatusUnauthorized, wrong.status)
-		require.Equal(t, int64(chosenIterations), wrong.rounds)
+		require.Equal(t, int64(auth.ChosenIterations), wrong.rounds)
 		require.Empty(t, wrong.retryAfter)
 	}
 
@@ -163,7 +165,7 @@ func TestAnAttackElsewhereDoesNotLockOutKnownClients(t *testing.T) {
 	const known, fresh = "203.0.113.10", "203.0.113.99"
 	ok := e.get("admin", e.adminPW, known)
 	require.Equal(t, http.StatusOK, ok.status, ok.body)
-	e.clock.Advance(2 * verifiedTTL) // the check is no longer remembered
+	e.clock.Advance(2 * auth.VerifiedTTL) // the check is no longer remembered
 
 	// Sixteen clients guess for eight seconds, each as fast as the
 	// throttle lets it.
@@ -192,7 +194,7 @@ func TestAnAttackElsewhereDoesNotLockOutKnownClients(t *testing.T) {
 
 	got = e.get("admin", e.adminPW, known)
 	require.Equal(t, http.StatusOK, got.status, "the client the user signed in from is locked out: %v", got.body)
-	require.Equal(t, int64(generatedIterations), got.rounds, "the password was checked")
+	require.Equal(t, int64(auth.GeneratedIterations), got.rounds, "the password was checked")
 }
 
 // Requests with the right password that arrive together, before the
@@ -201,7 +203,7 @@ func TestAnAttackElsewhereDoesNotLockOutKnownClients(t *testing.T) {
 func TestConcurrentValidLoginsAreNeverRefused(t *testing.T) {
 	t.Parallel()
 	e := newThrottleEnv(t)
-	e.pw.block, e.pw.entered = make(chan struct{}), make(chan struct{}, 64)
+	entered, release := e.pw.Hold()
 	const n = 16
 	answers := make(chan answer, n)
 	send := func() {
@@ -225,24 +227,24 @@ func TestConcurrentValidLoginsAreNeverRefused(t *testing.T) {
 		}
 	}
 
-	rounds := e.pw.roundsOf(func() {
+	rounds := e.pw.RoundsOf(func() {
 		send()
-		<-e.pw.entered // the first check hashes, held until released
+		<-entered // the first check hashes, held until released
 		// Wait until the other fifteen wait too, or one was answered
 		// (refused) without waiting.
-		for e.pw.parked.Load() < n-1 && len(answers) == 0 {
+		for e.pw.Parked() < n-1 && len(answers) == 0 {
 			runtime.Gosched()
 		}
-		close(e.pw.block)
+		release()
 		for range n {
 			a := <-answers
 			require.Equal(t, http.StatusOK, a.status, "a valid login was refused")
 		}
 	})
-	require.Equal(t, int64(chosenIterations), rounds, "the sixteen requests are checked once")
+	require.Equal(t, int64(auth.ChosenIterations), rounds, "the sixteen requests are checked once")
 
 	// And again once the check is no longer remembered.
-	e.clock.Advance(2 * verifiedTTL)
+	e.clock.Advance(2 * auth.VerifiedTTL)
 	send()
 	for range n {
 		a := <-answers
@@ -257,7 +259,7 @@ func TestUnknownUsersCostTheSameOverHTTP(t *testing.T) {
 	unknown := e.get("nosuchuser", "wrong guess", "192.0.2.2")
 	chosen := e.get("admin2", "wrong guess", "192.0.2.3")
 	require.Equal(t, known.body, unknown.body)
-	require.Equal(t, int64(chosenIterations), known.rounds)
+	require.Equal(t, int64(auth.ChosenIterations), known.rounds)
 	require.Equal(t, known.rounds, unknown.rounds)
 	require.Equal(t, known.rounds, chosen.rounds)
 }

@@ -1,4 +1,4 @@
-package httpapi
+package auth
 
 import (
 	"context"
@@ -49,7 +49,7 @@ type Authenticator interface {
 
 // ErrBadCredentials is returned by Authenticators for credentials that are
 // present but invalid.
-var ErrBadCredentials = errors.New("httpapi: invalid credentials")
+var ErrBadCredentials = errors.New("auth: invalid credentials")
 
 // Chain returns an Authenticator that asks each in turn and returns the
 // first principal or error.
@@ -120,7 +120,7 @@ func (d genDirectory) Lookup(ctx context.Context, login string) (*Principal, err
 // so that timing does not tell which logins exist. Only a bounded number
 // of checks hash at once (PasswordOptions.MaxConcurrentHashes); the others
 // wait their turn. The store also keeps the throttle of failed logins that
-// BasicAuth applies.
+// Basic applies.
 type Passwords struct {
 	mu      sync.RWMutex
 	app     map[string][]appPassword
@@ -190,7 +190,7 @@ type PasswordOptions struct {
 	// is free or their request ends. 0 means half of GOMAXPROCS, at least
 	// one.
 	MaxConcurrentHashes int
-	// Throttle configures how BasicAuth slows down failed logins; nil
+	// Throttle configures how Basic slows down failed logins; nil
 	// means the defaults of ThrottleOptions.
 	Throttle *ThrottleOptions
 	// Now is the clock of remembered checks and of the throttle (unless
@@ -198,24 +198,15 @@ type PasswordOptions struct {
 	Now func() time.Time
 }
 
-// NewPasswords returns an empty password store with default options.
-func NewPasswords() *Passwords {
-	s, err := NewPasswordsWith(nil)
-	if err != nil {
-		panic(err) // the defaults are valid
-	}
-	return s
-}
-
-// NewPasswordsWith returns an empty password store configured by opts;
-// nil means defaults.
-func NewPasswordsWith(opts *PasswordOptions) (*Passwords, error) {
+// NewPasswords returns an empty password store configured by opts; nil
+// means the defaults.
+func NewPasswords(opts *PasswordOptions) (*Passwords, error) {
 	var o PasswordOptions
 	if opts != nil {
 		o = *opts
 	}
 	if o.MaxConcurrentHashes < 0 {
-		return nil, errors.New("httpapi: PasswordOptions.MaxConcurrentHashes must not be negative")
+		return nil, errors.New("auth: PasswordOptions.MaxConcurrentHashes must not be negative")
 	}
 	if o.MaxConcurrentHashes == 0 {
 		o.MaxConcurrentHashes = max(1, runtime.GOMAXPROCS(0)/2)
@@ -311,7 +302,7 @@ func (s *Passwords) NewAppPassword(login, name string) (string, error) {
 // SetAppPassword stores an application password chosen by the caller.
 func (s *Passwords) SetAppPassword(login, name, password string) error {
 	if password == "" {
-		return errors.New("httpapi: empty password")
+		return errors.New("auth: empty password")
 	}
 	return s.addApp(login, name, password, chosenIterations)
 }
@@ -338,7 +329,7 @@ func (s *Passwords) RevokeAppPasswords(login string) {
 // SetAccountPassword stores the account password of login.
 func (s *Passwords) SetAccountPassword(login, password string) error {
 	if password == "" {
-		return errors.New("httpapi: empty password")
+		return errors.New("auth: empty password")
 	}
 	h, err := s.newHash(password, chosenIterations)
 	if err != nil {
@@ -440,7 +431,7 @@ func (s *Passwords) newHash(password string, iter int) (hash, error) {
 	return hash{salt: salt, iter: iter, sum: sum}, nil
 }
 
-// BasicAuth authenticates HTTP Basic credentials against application
+// Basic authenticates HTTP Basic credentials against application
 // passwords and, only when AllowAccountPasswords is set, account passwords
 // (for development: never enable it on a networked production server).
 //
@@ -453,7 +444,7 @@ func (s *Passwords) newHash(password string, iter int) (hash, error) {
 // accepted without hashing and without consulting the throttle, and
 // concurrent checks of the same credentials wait for one result, so that
 // a burst of requests of a user is never refused.
-type BasicAuth struct {
+type Basic struct {
 	Passwords *Passwords
 	Users     Directory
 	// AllowAccountPasswords accepts the account password as well.
@@ -465,7 +456,7 @@ type BasicAuth struct {
 }
 
 // Authenticate implements Authenticator.
-func (a *BasicAuth) Authenticate(r *http.Request) (*Principal, error) {
+func (a *Basic) Authenticate(r *http.Request) (*Principal, error) {
 	login, password, ok := r.BasicAuth()
 	if !ok {
 		return nil, nil
@@ -479,7 +470,7 @@ func (a *BasicAuth) Authenticate(r *http.Request) (*Principal, error) {
 // throttle of failed logins counted under the same client address, and
 // the same errors (ErrBadCredentials, or a *ThrottledError matching
 // ErrTooManyAttempts). It returns the principal of a valid login.
-func (a *BasicAuth) Verify(r *http.Request, login, password string) (*Principal, error) {
+func (a *Basic) Verify(r *http.Request, login, password string) (*Principal, error) {
 	method := a.remembered(login, password)
 	if method == "" {
 		var err error
@@ -503,7 +494,7 @@ func (a *BasicAuth) Verify(r *http.Request, login, password string) (*Principal,
 // check is neither hashed again nor counted by the throttle, whose delays
 // still apply to the client. It returns the method the credentials are
 // valid for, "" when they are not.
-func (a *BasicAuth) checkOnce(r *http.Request, login, password string) (string, error) {
+func (a *Basic) checkOnce(r *http.Request, login, password string) (string, error) {
 	s := a.Passwords
 	addr := ""
 	if a.ClientAddr != nil {
@@ -555,7 +546,7 @@ func (a *BasicAuth) checkOnce(r *http.Request, login, password string) (string, 
 // lead checks the credentials under the throttle, waiting while as many
 // checks of the client or user are running as failures are left. checked
 // reports whether the check was made.
-func (a *BasicAuth) lead(ctx context.Context, login, password, addr string) (method string, checked bool, err error) {
+func (a *Basic) lead(ctx context.Context, login, password, addr string) (method string, checked bool, err error) {
 	for {
 		att, wait, busy := a.Passwords.throttle.begin(login, addr)
 		if wait > 0 {
@@ -585,7 +576,7 @@ func (a *BasicAuth) lead(ctx context.Context, login, password, addr string) (met
 
 // remembered returns the method of credentials checked successfully in
 // the last minute, "" otherwise.
-func (a *BasicAuth) remembered(login, password string) string {
+func (a *Basic) remembered(login, password string) string {
 	s := a.Passwords
 	switch {
 	case s.cached(s.cacheID(kindApp, login, password)):
@@ -598,7 +589,7 @@ func (a *BasicAuth) remembered(login, password string) string {
 
 // check hashes the credentials and returns the method they are valid
 // for, "" when they are not.
-func (a *BasicAuth) check(ctx context.Context, login, password string) (string, error) {
+func (a *Basic) check(ctx context.Context, login, password string) (string, error) {
 	ok, err := a.Passwords.verify(ctx, kindApp, login, password)
 	if err != nil || ok {
 		return "application_password", err
@@ -657,19 +648,15 @@ type SessionOptions struct {
 	Now func() time.Time
 }
 
-// NewSessions returns an empty session store with a random secret and
-// the default options.
-func NewSessions() (*Sessions, error) { return NewSessionsWith(nil) }
-
-// NewSessionsWith returns an empty session store with a random secret,
+// NewSessions returns an empty session store with a random secret,
 // configured by opts; nil means the defaults.
-func NewSessionsWith(opts *SessionOptions) (*Sessions, error) {
+func NewSessions(opts *SessionOptions) (*Sessions, error) {
 	var o SessionOptions
 	if opts != nil {
 		o = *opts
 	}
 	if o.MaxSessions < 0 {
-		return nil, errors.New("httpapi: SessionOptions.MaxSessions must not be negative")
+		return nil, errors.New("auth: SessionOptions.MaxSessions must not be negative")
 	}
 	if o.CookieName == "" {
 		o.CookieName = "contentgen_session"
@@ -786,16 +773,16 @@ func (s *Sessions) Nonce(p *Principal) string {
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil)[:12])
 }
 
-// CookieAuth authenticates a session cookie accompanied by its nonce in
+// Cookie authenticates a session cookie accompanied by its nonce in
 // the X-Host-Nonce (or X-WP-Nonce) header. A cookie without a valid nonce
 // is rejected, which protects cookie sessions against cross-site requests.
-type CookieAuth struct {
+type Cookie struct {
 	Sessions *Sessions
 	Users    Directory
 }
 
 // Authenticate implements Authenticator.
-func (a *CookieAuth) Authenticate(r *http.Request) (*Principal, error) {
+func (a *Cookie) Authenticate(r *http.Request) (*Principal, error) {
 	c, err := r.Cookie(a.Sessions.CookieName)
 	if err != nil || c.Value == "" {
 		return nil, nil
@@ -822,4 +809,16 @@ func (a *CookieAuth) Authenticate(r *http.Request) (*Principal, error) {
 		return nil, ErrBadCredentials
 	}
 	return p, nil
+}
+
+// durationOption applies the convention of the options' durations: 0
+// means def, a negative value none (0).
+func durationOption(d, def time.Duration) time.Duration {
+	switch {
+	case d == 0:
+		return def
+	case d < 0:
+		return 0
+	}
+	return d
 }
