@@ -123,7 +123,7 @@ func TestCleanupWorksInBoundedPages(t *testing.T) {
 			left, err := mem.Posts(ctx, contentgen.PostQuery{MetaKey: contentgen.MarkerKey})
 			require.NoError(t, err)
 			require.Empty(t, left)
-			entries, total, err := gen.History(ctx, contentgen.HistoryQuery{})
+			entries, total, err := gen.History().List(ctx, contentgen.HistoryQuery{})
 			require.NoError(t, err)
 			require.Zero(t, total, entries)
 		})

@@ -60,7 +60,7 @@ func TestConcurrentGenerationAndDeletion(t *testing.T) {
 		}},
 		{"delete kind", func(r *rand.Rand) error {
 			kinds := []contentgen.ObjectKind{contentgen.KindPost, contentgen.KindTerm, contentgen.KindUser, contentgen.KindComment}
-			_, err := gen.Delete(ctx, kinds[r.IntN(len(kinds))], nil, true)
+			_, err := gen.Delete(ctx, kinds[r.IntN(len(kinds))], contentgen.IDFilter{}, true)
 			return err
 		}},
 		{"delete posts", func(r *rand.Rand) error {
@@ -68,17 +68,17 @@ func TestConcurrentGenerationAndDeletion(t *testing.T) {
 			return err
 		}},
 		{"history entry", func(r *rand.Rand) error {
-			items, _, err := gen.History(ctx, contentgen.HistoryQuery{Limit: new(5)})
+			items, _, err := gen.History().List(ctx, contentgen.HistoryQuery{Limit: new(5)})
 			if err != nil || len(items) == 0 {
 				return err
 			}
-			_, err = gen.DeleteHistoryEntry(ctx, items[r.IntN(len(items))].ID, true)
+			_, err = gen.History().Delete(ctx, items[r.IntN(len(items))].ID, true)
 			if errors.Is(err, contentgen.ErrNotFound) {
 				return nil // another worker deleted it first: a documented client error
 			}
 			return err
 		}},
-		{"prune", func(*rand.Rand) error { _, err := gen.PruneHistory(ctx); return err }},
+		{"prune", func(*rand.Rand) error { _, err := gen.History().Prune(ctx); return err }},
 		{"delete all", func(*rand.Rand) error { _, err := gen.DeleteAll(ctx); return err }},
 	}
 	var failures atomic.Int64

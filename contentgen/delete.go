@@ -16,25 +16,25 @@ type deleteScope struct {
 	// subtypes keeps items of these post types (posts, comments) or
 	// taxonomies (terms); empty means all.
 	subtypes []string
-	// ids, when non-empty, keeps only these host ids.
-	ids []int64
+	// ids keeps only these host ids when active (none when its list is
+	// empty); the zero filter keeps every id.
+	ids IDFilter
 	// meta keeps only items whose history entry has these meta values;
 	// items found by marker alone do not qualify when set.
 	meta map[string]string
 }
 
-// idFilter is the scope's ids as a host filter.
-func (sc deleteScope) idFilter() IDFilter {
-	if len(sc.ids) == 0 {
-		return IDFilter{}
-	}
-	return OnlyIDs(sc.ids...)
-}
+// empty reports whether the scope selects nothing at all: an active id
+// filter without ids.
+func (sc deleteScope) empty() bool { return sc.ids.Active() && len(sc.ids.List()) == 0 }
 
 // generated finds the generated items of a kind in scope: the union of the
 // history and the marker meta, restricted to items that still exist, in
 // ascending order. It reads both a page at a time and keeps only ids.
 func (g *Generator) generated(ctx context.Context, kind ObjectKind, sc deleteScope) ([]int64, error) {
+	if sc.empty() {
+		return nil, nil
+	}
 	set := map[int64]bool{}
 	err := g.historyPages(ctx, g.scopeFilter(kind, sc), func(ids []int64) error {
 		for _, id := range ids {
@@ -82,7 +82,7 @@ func (g *Generator) deletePage() int { return max(g.cfg.BatchSize, 100) }
 
 // scopeFilter is the history filter of the items of kind in scope.
 func (g *Generator) scopeFilter(kind ObjectKind, sc deleteScope) history.Filter {
-	return history.Filter{ContentType: string(kind), ContentSubtypes: sc.subtypes, ContentIDs: sc.ids, MetaEquals: sc.meta}
+	return history.Filter{ContentType: string(kind), ContentSubtypes: sc.subtypes, ContentIDs: sc.ids.List(), MetaEquals: sc.meta}
 }
 
 // historyPages calls fn with the distinct content ids of the history
@@ -128,7 +128,7 @@ func (g *Generator) markedPages(ctx context.Context, kind ObjectKind, sc deleteS
 	limit := g.deletePage()
 	offset := 0
 	for {
-		q := refQuery{ids: sc.idFilter(), metaKey: key, metaValue: MarkerValue, limit: limit, offset: offset}
+		q := refQuery{ids: sc.ids, metaKey: key, metaValue: MarkerValue, limit: limit, offset: offset}
 		if kind != KindComment {
 			q.subtypes = sc.subtypes
 		}
@@ -213,11 +213,11 @@ func existOn(ctx context.Context, h Host, kind ObjectKind, ids []int64) ([]bool,
 // and comments go to the trash of hosts that have one and keep their
 // history, so that a later permanent delete still finds them.
 //
-// A scope without ids is worked through a page at a time, first through
+// A scope without an id filter is worked through a page at a time, first through
 // the history, then through the markers, one transaction per page, so
 // that memory stays bounded whatever the site's size.
 func (g *Generator) deleteGenerated(ctx context.Context, kind ObjectKind, sc deleteScope, force bool) (int, error) {
-	if len(sc.ids) > 0 {
+	if sc.ids.Active() {
 		ids, err := g.generated(ctx, kind, sc)
 		if err != nil {
 			return 0, err
@@ -452,18 +452,19 @@ func (g *Generator) forget(ctx context.Context, kind ObjectKind, ids []int64) er
 var deletableKinds = []ObjectKind{KindPost, KindTerm, KindUser, KindComment}
 
 // Delete removes generated items of one kind (KindPost, KindTerm,
-// KindUser or KindComment): all of them, or those of ids that are
-// generated (other ids are ignored). It never touches items that are not
-// generated. Without force, posts and comments go to the trash when the
-// host has one (Removed.Trashed).
-func (g *Generator) Delete(ctx context.Context, kind ObjectKind, ids []int64, force bool) (Removed, error) {
+// KindUser or KindComment) that ids selects: with OnlyIDs those of its
+// ids that are generated (other ids are ignored, and no ids delete
+// nothing), with the zero IDFilter every generated item of the kind. It
+// never touches items that are not generated. Without force, posts and
+// comments go to the trash when the host has one (Removed.Trashed).
+func (g *Generator) Delete(ctx context.Context, kind ObjectKind, ids IDFilter, force bool) (Removed, error) {
 	if kind == "" {
 		return Removed{}, invalid("type", "type is required: one of %v", deletableKinds)
 	}
 	if !slices.Contains(deletableKinds, kind) {
 		return Removed{}, invalid("type", "type must be one of %v, got %q", deletableKinds, kind)
 	}
-	for _, id := range ids {
+	for _, id := range ids.List() {
 		if id <= 0 {
 			return Removed{}, invalid("ids", "ids must be positive integers, got %d", id)
 		}
@@ -583,7 +584,7 @@ func (g *Generator) deletePosts(ctx context.Context, req DeletePostsRequest, s S
 	if len(featured) > 0 {
 		// Generated featured images of the deleted posts that carry no
 		// origin of their own (reused library images, for example).
-		n, err := g.deleteGenerated(ctx, KindMedia, deleteScope{ids: featured}, true)
+		n, err := g.deleteGenerated(ctx, KindMedia, deleteScope{ids: OnlyIDs(featured...)}, true)
 		if err != nil {
 			return rm, err
 		}
@@ -609,7 +610,7 @@ func (g *Generator) deleteRelated(ctx context.Context, kind ObjectKind, meta map
 	if err != nil {
 		return err
 	}
-	if _, err := g.deleteGenerated(ctx, KindPost, deleteScope{ids: ids}, true); err != nil {
+	if _, err := g.deleteGenerated(ctx, KindPost, deleteScope{ids: OnlyIDs(ids...)}, true); err != nil {
 		return err
 	}
 	for _, r := range refs {
@@ -661,7 +662,7 @@ func (g *Generator) DeleteAll(ctx context.Context) (Removed, error) {
 		}
 		*rm.count(kind) = n
 	}
-	if _, err := g.PruneHistory(ctx); err != nil {
+	if _, err := g.history.Prune(ctx); err != nil {
 		return rm, err
 	}
 	return rm, nil

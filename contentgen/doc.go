@@ -8,11 +8,13 @@
 // A Generator writes to a Host, the platform's storage, and records each
 // created item in a history.Store. Its methods generate (GeneratePosts,
 // GenerateTerms, GenerateUsers, GenerateComments), delete what was
-// generated (Delete, DeletePosts, DeleteAll), read and edit the history
-// alone (History, HistoryStats, DeleteHistoryEntry, ClearHistory,
-// PruneHistory) and report the time saved. Three small services hang off
-// it: Templates (saved templates and custom fields), Settings (general
-// and AI settings, API keys) and Media (the media library).
+// generated (Delete, DeletePosts, DeleteAll) and report the time saved.
+// Delete selects by an IDFilter: OnlyIDs(ids...) deletes those of the ids
+// that are generated (an empty list deletes nothing), the zero IDFilter
+// every generated item of the kind. Four small services hang off it:
+// Templates (saved templates and custom fields), Settings (general and AI
+// settings, API keys), Media (the media library) and History (listing,
+// statistics and editing of the history alone).
 //
 // Package memhost is an in-memory Host for tests and demos, and demosite
 // the demo site built on it; hosttest is the conformance suite for other

@@ -63,7 +63,7 @@ func TestWithoutOptionalCapabilities(t *testing.T) {
 
 	// Without a trash, a delete without force is permanent and forgets
 	// the history.
-	rm, err := gen.Delete(ctx, contentgen.KindPost, posts.IDs[:1], false)
+	rm, err := gen.Delete(ctx, contentgen.KindPost, contentgen.OnlyIDs(posts.IDs[:1]...), false)
 	require.NoError(t, err)
 	require.Equal(t, 1, rm.Posts)
 	require.False(t, rm.Trashed)
@@ -75,7 +75,7 @@ func TestWithoutOptionalCapabilities(t *testing.T) {
 	_, err = gen.DeleteAll(ctx)
 	require.NoError(t, err)
 	require.Equal(t, handMade, snapshot(t, host, true))
-	_, total, err := gen.History(ctx, contentgen.HistoryQuery{})
+	_, total, err := gen.History().List(ctx, contentgen.HistoryQuery{})
 	require.NoError(t, err)
 	require.Zero(t, total)
 }

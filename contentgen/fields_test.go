@@ -525,7 +525,7 @@ func TestFieldConfigValidation(t *testing.T) {
 			require.Equal(t, c.param, ce.Param)
 		})
 	}
-	_, total, err := f.gen.History(context.Background(), contentgen.HistoryQuery{})
+	_, total, err := f.gen.History().List(context.Background(), contentgen.HistoryQuery{})
 	require.NoError(t, err)
 	require.Zero(t, total, "invalid requests write nothing")
 }
@@ -671,7 +671,7 @@ func TestHistoryMetaIsDeterministic(t *testing.T) {
 	f := newFixture(t, 3)
 	res, err := f.gen.GeneratePosts(context.Background(), noImages(contentgen.PostsRequest{Count: new(5)}))
 	require.NoError(t, err)
-	items, _, err := f.gen.History(context.Background(), contentgen.HistoryQuery{Kind: contentgen.KindPost, Limit: new(100)})
+	items, _, err := f.gen.History().List(context.Background(), contentgen.HistoryQuery{Kind: contentgen.KindPost, Limit: new(100)})
 	require.NoError(t, err)
 	seen := 0
 	for _, it := range items {

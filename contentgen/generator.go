@@ -42,6 +42,7 @@ type Generator struct {
 	templates *TemplatesService
 	settings  *SettingsService
 	media     *MediaService
+	history   *HistoryService
 }
 
 // New returns a Generator over host, recording into hist. It is the one
@@ -107,6 +108,7 @@ func New(host Host, hist history.Store, cfg *Config) (*Generator, error) {
 	g.templates = newTemplates(g)
 	g.settings = &SettingsService{g: g}
 	g.media = &MediaService{g: g}
+	g.history = &HistoryService{g: g}
 	return g, nil
 }
 
@@ -121,6 +123,9 @@ func (g *Generator) Settings() *SettingsService { return g.settings }
 
 // Media returns the service of the media library.
 func (g *Generator) Media() *MediaService { return g.media }
+
+// History returns the service of the history of generated items.
+func (g *Generator) History() *HistoryService { return g.history }
 
 // run is the state of one generation run: its random source, text writer,
 // settings, clock reading and the events it reports.

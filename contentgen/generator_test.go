@@ -490,15 +490,15 @@ func TestDeleteKeepsContentItCannotForget(t *testing.T) {
 	require.NoError(t, err)
 	before := snapshot(t, host, true)
 
-	_, err = gen.Delete(ctx, contentgen.KindPost, posts.IDs, true)
+	_, err = gen.Delete(ctx, contentgen.KindPost, contentgen.OnlyIDs(posts.IDs...), true)
 	require.ErrorIs(t, err, contentgen.ErrGenerationFailed)
 	_, err = gen.DeletePosts(ctx, contentgen.DeletePostsRequest{PostType: "post"})
 	require.ErrorIs(t, err, contentgen.ErrGenerationFailed)
-	_, err = gen.Delete(ctx, contentgen.KindUser, users.IDs, true)
+	_, err = gen.Delete(ctx, contentgen.KindUser, contentgen.OnlyIDs(users.IDs...), true)
 	require.ErrorIs(t, err, contentgen.ErrGenerationFailed)
-	entries, _, err := gen.History(ctx, contentgen.HistoryQuery{Kind: contentgen.KindPost})
+	entries, _, err := gen.History().List(ctx, contentgen.HistoryQuery{Kind: contentgen.KindPost})
 	require.NoError(t, err)
-	_, err = gen.DeleteHistoryEntry(ctx, entries[0].ID, true)
+	_, err = gen.History().Delete(ctx, entries[0].ID, true)
 	require.ErrorIs(t, err, contentgen.ErrGenerationFailed)
 
 	require.Equal(t, before, snapshot(t, host, true), "content whose history could not be forgotten stays")
@@ -684,4 +684,30 @@ func TestPostHistoryGenerationTime(t *testing.T) {
 			require.Greater(t, f, 0.0)
 		}
 	})
+}
+
+func TestDeleteSelectsByIDFilter(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 31)
+	ctx := context.Background()
+	posts, err := f.gen.GeneratePosts(ctx, noImages(contentgen.PostsRequest{Count: new(4)}))
+	require.NoError(t, err)
+	before := snapshot(t, f.host, true)
+
+	rm, err := f.gen.Delete(ctx, contentgen.KindPost, contentgen.OnlyIDs(), true)
+	require.NoError(t, err)
+	require.Zero(t, rm.Posts, "an empty id list deletes nothing")
+	require.Equal(t, before, snapshot(t, f.host, true))
+
+	rm, err = f.gen.Delete(ctx, contentgen.KindPost, contentgen.OnlyIDs(posts.IDs[0]), true)
+	require.NoError(t, err)
+	require.Equal(t, 1, rm.Posts)
+	require.Len(t, f.posts(t, posts.IDs[1:]), 3, "the other posts stay")
+
+	rm, err = f.gen.Delete(ctx, contentgen.KindPost, contentgen.IDFilter{}, true)
+	require.NoError(t, err)
+	require.Equal(t, 3, rm.Posts, "the zero filter deletes every generated post")
+	left, err := f.host.Posts(ctx, contentgen.PostQuery{IDs: contentgen.OnlyIDs(posts.IDs...)})
+	require.NoError(t, err)
+	require.Empty(t, left)
 }

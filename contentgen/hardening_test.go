@@ -114,7 +114,7 @@ func TestClashThatSurvivesRetriesIsConflict(t *testing.T) {
 	res, err := gen.GenerateUsers(ctx, contentgen.UsersRequest{Count: new(3), GenerateAvatars: new(false)})
 	require.ErrorIs(t, err, contentgen.ErrConflict)
 	require.Nil(t, res, "no ids of users that do not exist")
-	_, total, err := gen.History(ctx, contentgen.HistoryQuery{})
+	_, total, err := gen.History().List(ctx, contentgen.HistoryQuery{})
 	require.NoError(t, err)
 	require.Zero(t, total, "nothing is tracked that was not made")
 }

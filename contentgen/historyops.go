@@ -28,10 +28,16 @@ type HistoryItem struct {
 	Title  string
 }
 
-// History lists history entries newest first, each with its content's
+// HistoryService reads and edits the history of generated items alone:
+// listing, statistics, removing entries (with or without their content)
+// and pruning those whose content is gone.
+type HistoryService struct{ g *Generator }
+
+// List lists history entries newest first, each with its content's
 // current title and existence, and the number of entries matching q
 // before paging. The titles of a page take one host call per kind.
-func (g *Generator) History(ctx context.Context, q HistoryQuery) ([]HistoryItem, int, error) {
+func (s *HistoryService) List(ctx context.Context, q HistoryQuery) ([]HistoryItem, int, error) {
+	g := s.g
 	if q.Kind != "" && !history.ValidType(string(q.Kind)) {
 		return nil, 0, invalid("type", "type must be one of %v, got %q", history.Types(), q.Kind)
 	}
@@ -109,11 +115,12 @@ func excerptOf(s string, n int) string {
 	return string(r[:cut]) + "…"
 }
 
-// HistoryStats returns the totals of the history per kind and subtype,
+// Stats returns the totals of the history per kind and subtype,
 // the activity of the last 30 days by the Generator's clock (days with
 // entries, oldest first), and how many of the recorded items of each kind
 // still exist. Every kind is present in ByType and in existing.
-func (g *Generator) HistoryStats(ctx context.Context) (st history.Stats, existing map[string]int, err error) {
+func (s *HistoryService) Stats(ctx context.Context) (st history.Stats, existing map[string]int, err error) {
+	g := s.g
 	since := g.now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -29)
 	if st, err = g.hist.Stats(ctx, since); err != nil {
 		return st, nil, failed(err, "reading history statistics")
@@ -152,10 +159,11 @@ func uniqueIDs(entries []history.Entry) []int64 {
 	return ids
 }
 
-// DeleteHistoryEntry removes one history entry and, with withContent,
+// Delete removes one history entry and, with withContent,
 // permanently deletes its content if it still exists; it reports whether
 // content was deleted. An unknown id gives an error with CodeNotFound.
-func (g *Generator) DeleteHistoryEntry(ctx context.Context, id string, withContent bool) (contentDeleted bool, err error) {
+func (s *HistoryService) Delete(ctx context.Context, id string, withContent bool) (contentDeleted bool, err error) {
+	g := s.g
 	e, err := g.hist.Get(ctx, id)
 	if errors.Is(err, history.ErrNotFound) {
 		return false, &Error{Code: CodeNotFound, Param: "id", Message: "history entry " + strconv.Quote(id) + " not found", Err: err}
@@ -189,20 +197,21 @@ func (g *Generator) DeleteHistoryEntry(ctx context.Context, id string, withConte
 	return contentDeleted, nil
 }
 
-// ClearHistory removes every history entry; the content stays (it keeps
+// Clear removes every history entry; the content stays (it keeps
 // its generated marker, so deletion still finds posts, terms, users and
 // comments).
-func (g *Generator) ClearHistory(ctx context.Context) error {
-	if err := g.hist.Clear(ctx); err != nil {
+func (s *HistoryService) Clear(ctx context.Context) error {
+	if err := s.g.hist.Clear(ctx); err != nil {
 		return failed(err, "clearing history")
 	}
 	return nil
 }
 
-// PruneHistory removes the entries whose content no longer exists on the
+// Prune removes the entries whose content no longer exists on the
 // host and returns how many it removed. It works a page of entries at a
 // time, so that memory stays bounded whatever the history's size.
-func (g *Generator) PruneHistory(ctx context.Context) (int, error) {
+func (s *HistoryService) Prune(ctx context.Context) (int, error) {
+	g := s.g
 	removed := 0
 	for _, kind := range []ObjectKind{KindPost, KindTerm, KindUser, KindComment, KindMedia} {
 		var after int64

@@ -295,7 +295,8 @@ func (m *deletionModel) GenerateComments(t *rapid.T) {
 // Deletion.
 
 // DeleteByIDs deletes items of one kind by a list of ids mixing the ids of
-// generated and hand-made items of every kind and ids no item has.
+// generated and hand-made items of every kind and ids no item has; an
+// empty list deletes nothing.
 func (m *deletionModel) DeleteByIDs(t *rapid.T) {
 	kind := rapid.SampledFrom([]contentgen.ObjectKind{contentgen.KindPost, contentgen.KindTerm, contentgen.KindUser, contentgen.KindComment}).Draw(t, "kind")
 	var pool []int64
@@ -304,8 +305,8 @@ func (m *deletionModel) DeleteByIDs(t *rapid.T) {
 	}
 	pool = append(pool, 999, 1000)
 	slices.Sort(pool)
-	ids := rapid.SliceOfNDistinct(rapid.SampledFrom(pool), 1, 8, rapid.ID[int64]).Draw(t, "ids")
-	rm, err := m.gen.Delete(m.ctx, kind, ids, true)
+	ids := rapid.SliceOfNDistinct(rapid.SampledFrom(pool), 0, 8, rapid.ID[int64]).Draw(t, "ids")
+	rm, err := m.gen.Delete(m.ctx, kind, contentgen.OnlyIDs(ids...), true)
 	must(t, err)
 	var want []ref
 	for _, id := range ids {
@@ -383,14 +384,14 @@ func (m *deletionModel) DeleteHistoryEntry(t *rapid.T) {
 		return int(a.id - b.id)
 	})
 	if len(refs) == 0 || rapid.IntRange(0, 9).Draw(t, "unknown") == 0 {
-		_, err := m.gen.DeleteHistoryEntry(m.ctx, "no-such-entry", withContent)
+		_, err := m.gen.History().Delete(m.ctx, "no-such-entry", withContent)
 		if codeOf(err) != contentgen.CodeNotFound {
 			t.Fatalf("step %d: deleting an unknown entry: %v, want not_found", m.steps, err)
 		}
 		return
 	}
 	r := rapid.SampledFrom(refs).Draw(t, "entry")
-	deleted, err := m.gen.DeleteHistoryEntry(m.ctx, m.tracked[r], withContent)
+	deleted, err := m.gen.History().Delete(m.ctx, m.tracked[r], withContent)
 	must(t, err)
 	if deleted != withContent {
 		t.Fatalf("step %d: deleting the entry of %s with content %v deleted content: %v", m.steps, r, withContent, deleted)
@@ -414,7 +415,7 @@ func compareStrings(a, b string) int {
 
 // PruneHistory finds no orphan: every deletion forgets what it deleted.
 func (m *deletionModel) PruneHistory(t *rapid.T) {
-	n, err := m.gen.PruneHistory(m.ctx)
+	n, err := m.gen.History().Prune(m.ctx)
 	must(t, err)
 	if n != 0 {
 		t.Fatalf("step %d: PruneHistory removed %d entries of content that deletion should have forgotten", m.steps, n)

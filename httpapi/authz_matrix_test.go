@@ -99,7 +99,7 @@ func newMatrixEnv(t *testing.T) *matrixEnv {
 	require.NoError(t, err)
 	tpl, err := gen.Templates().Create(ctx, templates.Input{Name: "Matrix", PostType: "post"})
 	require.NoError(t, err)
-	items, _, err := gen.History(ctx, contentgen.HistoryQuery{})
+	items, _, err := gen.History().List(ctx, contentgen.HistoryQuery{})
 	require.NoError(t, err)
 	require.NotEmpty(t, items)
 
@@ -139,7 +139,7 @@ func (e *matrixEnv) snapshot(t *testing.T) snapshot {
 	require.NoError(t, err)
 	s.Media, err = e.host.Media(ctx, contentgen.MediaQuery{})
 	require.NoError(t, err)
-	s.History, s.Total, err = e.gen.History(ctx, contentgen.HistoryQuery{Limit: new(1000)})
+	s.History, s.Total, err = e.gen.History().List(ctx, contentgen.HistoryQuery{Limit: new(1000)})
 	require.NoError(t, err)
 	s.Settings, err = e.gen.Settings().Get(ctx)
 	require.NoError(t, err)

@@ -105,7 +105,7 @@ func TestBadInput(t *testing.T) {
 			require.Len(t, body, 3, "error envelope is {success, code, message}")
 		})
 	}
-	_, total, err := e.gen.History(context.Background(), contentgen.HistoryQuery{})
+	_, total, err := e.gen.History().List(context.Background(), contentgen.HistoryQuery{})
 	require.NoError(t, err)
 	require.Zero(t, total, "rejected requests must not write anything")
 }

@@ -161,7 +161,7 @@ func (m messages) CleanedUp(s contentgen.Removed) string {
 	return fmt.Sprintf("Removed %d posts, %d terms, %d users and %d media items; history cleared.", s.Posts, s.Terms, s.Users, s.Media)
 }
 
-// HistoryEntryDeleted summarises DeleteHistoryEntry.
+// HistoryEntryDeleted summarises HistoryService.Delete.
 func (m messages) HistoryEntryDeleted(contentDeleted bool) string {
 	switch {
 	case m.de() && contentDeleted:

@@ -140,7 +140,12 @@ func (a *API) deleteGenerated(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	kind := contentgen.ObjectKind(b.Type)
-	rm, err := a.g.Delete(r.Context(), kind, b.IDs, b.Force)
+	// The contract: no ids means every generated item of the type.
+	var ids contentgen.IDFilter
+	if len(b.IDs) > 0 {
+		ids = contentgen.OnlyIDs(b.IDs...)
+	}
+	rm, err := a.g.Delete(r.Context(), kind, ids, b.Force)
 	if err != nil {
 		return err
 	}
@@ -208,7 +213,7 @@ func (a *API) history(w http.ResponseWriter, r *http.Request) error {
 	if q.err != nil {
 		return q.err
 	}
-	items, total, err := a.g.History(r.Context(), hq)
+	items, total, err := a.g.History().List(r.Context(), hq)
 	if err != nil {
 		return err
 	}
@@ -250,7 +255,7 @@ type activityCount struct {
 }
 
 func (a *API) historyStats(w http.ResponseWriter, r *http.Request) error {
-	st, existing, err := a.g.HistoryStats(r.Context())
+	st, existing, err := a.g.History().Stats(r.Context())
 	if err != nil {
 		return err
 	}
@@ -290,7 +295,7 @@ func (a *API) historyDelete(w http.ResponseWriter, r *http.Request) error {
 		deleteContent = *body.DeleteContent
 	}
 	id := r.PathValue("id")
-	deleted, err := a.g.DeleteHistoryEntry(r.Context(), id, deleteContent)
+	deleted, err := a.g.History().Delete(r.Context(), id, deleteContent)
 	m := a.messages(r.Context())
 	if errors.Is(err, contentgen.ErrNotFound) {
 		return withoutCode(contentgen.Errorf(contentgen.CodeNotFound, "id", "%s", m.HistoryEntryNotFound(id)))
@@ -307,14 +312,14 @@ func (a *API) historyDelete(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) historyClear(w http.ResponseWriter, r *http.Request) error {
-	if err := a.g.ClearHistory(r.Context()); err != nil {
+	if err := a.g.History().Clear(r.Context()); err != nil {
 		return err
 	}
 	return ok(w, success{true, a.messages(r.Context()).HistoryCleared()})
 }
 
 func (a *API) historyCleanup(w http.ResponseWriter, r *http.Request) error {
-	n, err := a.g.PruneHistory(r.Context())
+	n, err := a.g.History().Prune(r.Context())
 	if err != nil {
 		return err
 	}

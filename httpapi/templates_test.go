@@ -214,7 +214,7 @@ func TestTemplateErrors(t *testing.T) {
 	// Nothing was written by the rejected requests.
 	_, body := e.do("GET", "/templates", nil, asAdmin)
 	require.EqualValues(t, 1, body["total"])
-	_, total, err := e.gen.History(context.Background(), contentgen.HistoryQuery{})
+	_, total, err := e.gen.History().List(context.Background(), contentgen.HistoryQuery{})
 	require.NoError(t, err)
 	require.Zero(t, total)
 }

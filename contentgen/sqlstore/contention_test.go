@@ -71,7 +71,7 @@ func TestGenerateWhileDeleting(t *testing.T) {
 			}
 			wg.Go(func() {
 				for r := range rounds * 2 {
-					_, err := gens[4].Delete(ctx, contentgen.KindUser, nil, true)
+					_, err := gens[4].Delete(ctx, contentgen.KindUser, contentgen.IDFilter{}, true)
 					report(fmt.Sprintf("deleting users, round %d", r), err)
 				}
 			})

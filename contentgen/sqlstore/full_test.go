@@ -26,7 +26,7 @@ func requireAllTracked(t *testing.T, h *sqlstore.Host, gen *contentgen.Generator
 	media, err := h.Media(ctx, contentgen.MediaQuery{})
 	require.NoError(t, err)
 	for kind, n := range map[contentgen.ObjectKind]int{contentgen.KindPost: len(posts), contentgen.KindComment: len(comments), contentgen.KindMedia: len(media)} {
-		_, total, err := gen.History(ctx, contentgen.HistoryQuery{Kind: kind})
+		_, total, err := gen.History().List(ctx, contentgen.HistoryQuery{Kind: kind})
 		require.NoError(t, err)
 		require.Equal(t, n, total, "every %s is tracked, and only those that exist", kind)
 	}

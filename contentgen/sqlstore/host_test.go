@@ -329,7 +329,7 @@ func TestGeneratorKeepsEverythingInTheDatabase(t *testing.T) {
 
 	db, gen = open()
 	defer db.Close()
-	_, total, err := gen.History(ctx, contentgen.HistoryQuery{Kind: contentgen.KindPost})
+	_, total, err := gen.History().List(ctx, contentgen.HistoryQuery{Kind: contentgen.KindPost})
 	require.NoError(t, err)
 	require.Equal(t, len(res.IDs), total)
 	s, err := gen.Settings().Get(ctx)

@@ -33,7 +33,11 @@ generated for them.`,
 	f.Bool("force", false, "delete permanently instead of moving to the trash")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		kind, _ := f.GetString("type")
-		ids, _ := f.GetInt64Slice("ids")
+		var ids contentgen.IDFilter // every generated item of the kind
+		if f.Changed("ids") {
+			list, _ := f.GetInt64Slice("ids")
+			ids = contentgen.OnlyIDs(list...)
+		}
 		force, _ := f.GetBool("force")
 		return a.with(cmd, func(ctx context.Context, s *session) error {
 			rm, err := s.gen.Delete(ctx, contentgen.ObjectKind(kind), ids, force)

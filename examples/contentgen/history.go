@@ -31,7 +31,7 @@ func (a *app) historyCmd() *cobra.Command {
 		kind, _ := f.GetString("type")
 		q := contentgen.HistoryQuery{Kind: contentgen.ObjectKind(kind), Limit: changedInt(f, "limit"), Offset: changedInt(f, "offset")}
 		return a.with(cmd, func(ctx context.Context, s *session) error {
-			items, total, err := s.gen.History(ctx, q)
+			items, total, err := s.gen.History().List(ctx, q)
 			if err != nil {
 				return err
 			}
@@ -69,7 +69,7 @@ func (a *app) historyStatsCmd() *cobra.Command {
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.with(cmd, func(ctx context.Context, s *session) error {
-				st, existing, err := s.gen.HistoryStats(ctx)
+				st, existing, err := s.gen.History().Stats(ctx)
 				if err != nil {
 					return err
 				}
@@ -114,7 +114,7 @@ func (a *app) historyPruneCmd() *cobra.Command {
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.with(cmd, func(ctx context.Context, s *session) error {
-				n, err := s.gen.PruneHistory(ctx)
+				n, err := s.gen.History().Prune(ctx)
 				if err != nil {
 					return err
 				}
@@ -141,7 +141,7 @@ func (a *app) historyClearCmd() *cobra.Command {
 			return err
 		}
 		return a.with(cmd, func(ctx context.Context, s *session) error {
-			if err := s.gen.ClearHistory(ctx); err != nil {
+			if err := s.gen.History().Clear(ctx); err != nil {
 				return err
 			}
 			if a.jsonOut {

@@ -225,7 +225,7 @@ func TestBrowser(t *testing.T) {
 	require.NoError(t, err)
 	firstID := first.Value
 	require.NotEmpty(t, firstID)
-	entries, before, err := s.gen.History(t.Context(), contentgen.HistoryQuery{})
+	entries, before, err := s.gen.History().List(t.Context(), contentgen.HistoryQuery{})
 	require.NoError(t, err)
 	var kind string
 	for _, e := range entries {
@@ -239,7 +239,7 @@ func TestBrowser(t *testing.T) {
 		chromedp.Click(css(`#history-table tr[data-id="`+firstID+`"] .del-entry`)),
 		poll(`!!document.querySelector('#history-table') && !document.querySelector('#history-table tr[data-id="`+firstID+`"]')`),
 	)
-	_, after, err := s.gen.History(t.Context(), contentgen.HistoryQuery{})
+	_, after, err := s.gen.History().List(t.Context(), contentgen.HistoryQuery{})
 	require.NoError(t, err)
 	require.Equal(t, before-1, after)
 	require.Equal(t, itemsBefore, s.countKind(t, kind), "the entry went, its content stays")
@@ -273,7 +273,7 @@ func TestBrowser(t *testing.T) {
 		}
 	}
 	s.images.release()
-	_, total, err := s.gen.History(t.Context(), contentgen.HistoryQuery{Kind: contentgen.KindPost})
+	_, total, err := s.gen.History().List(t.Context(), contentgen.HistoryQuery{Kind: contentgen.KindPost})
 	require.NoError(t, err)
 	require.Less(t, total, 20+500, "the run stopped before its end")
 
@@ -287,7 +287,7 @@ func TestBrowser(t *testing.T) {
 		chromedp.Click(css(`#confirm-ok`)),
 		poll(`!document.querySelector('#cleanup-all').disabled && !document.querySelector('#history-table tbody tr[data-id]')`),
 	)
-	_, total, err = s.gen.History(t.Context(), contentgen.HistoryQuery{})
+	_, total, err = s.gen.History().List(t.Context(), contentgen.HistoryQuery{})
 	require.NoError(t, err)
 	require.Zero(t, total, "cleanup leaves no history")
 	posts, err = s.host.Posts(t.Context(), contentgen.PostQuery{})
