@@ -30,7 +30,7 @@ func (s *SettingsService) TestAI(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	d, err := s.detector(&st, st.AIProvider)
+	d, err := s.detector(&st, st.Provider)
 	if err != nil {
 		return err
 	}
@@ -68,19 +68,19 @@ func (s *SettingsService) detector(st *stored, slug string) (ai.Detector, error)
 // when the current one fails.
 func (g *Generator) fieldDetector(ctx context.Context) (providers.FieldDetector, error) {
 	st, err := g.settings.stored(ctx)
-	if err != nil || !st.AIEnabled {
+	if err != nil || !st.Enabled {
 		return nil, err
 	}
 	if g.cfg.AIDetector != nil {
 		return ai.NewCachedDetector(g.cfg.AIDetector, g.aiCache, g.log), nil
 	}
 	var chain []providers.FieldDetector
-	if d, err := g.settings.detector(&st, st.AIProvider); err == nil {
+	if d, err := g.settings.detector(&st, st.Provider); err == nil {
 		chain = append(chain, d)
 	}
-	if st.AISecondaryEnabled {
+	if st.SecondaryEnabled {
 		for _, slug := range aiProviders {
-			if slug == st.AIProvider {
+			if slug == st.Provider {
 				continue
 			}
 			if d, err := g.settings.detector(&st, slug); err == nil {

@@ -61,7 +61,7 @@ func BenchmarkGeneratePosts500RealText(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := gen.Settings().Update(ctx, contentgen.SettingsPatch{TextSource: new("realtext"), Locale: new("en_US")}); err != nil {
+		if _, err := gen.Settings().Update(ctx, func(s *contentgen.Settings) { s.TextSource = "realtext"; s.Locale = "en_US" }); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()

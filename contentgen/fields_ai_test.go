@@ -77,9 +77,9 @@ func TestAISecondaryProviderOverTheWire(t *testing.T) {
 	})
 	require.NoError(t, err)
 	f.gen = gen
-	_, err = gen.Settings().Update(ctx, contentgen.SettingsPatch{
-		AIEnabled: new(true), AIProvider: new(contentgen.AIOne), AISecondaryEnabled: new(true),
-		AIKeys: map[string]string{contentgen.AIOne: "sk-one-secret-1234", contentgen.AITwo: "two-secret-5678"},
+	_, err = gen.Settings().Update(ctx, func(s *contentgen.Settings) {
+		s.AI.Enabled, s.AI.Provider, s.AI.SecondaryEnabled = true, contentgen.AIOne, true
+		s.AI.Keys[contentgen.AIOne], s.AI.Keys[contentgen.AITwo] = "sk-one-secret-1234", "two-secret-5678"
 	})
 	require.NoError(t, err)
 

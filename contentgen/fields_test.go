@@ -537,7 +537,7 @@ func TestAIDetection(t *testing.T) {
 	// A detector answering for the field offline detection cannot place.
 	det := &fakeDetector{answer: map[string]string{"xq_value": fields.SemEmail}}
 	f := newFieldFixture(t, 29, det)
-	_, err := f.gen.Settings().Update(ctx, contentgen.SettingsPatch{AIEnabled: new(true)})
+	_, err := f.gen.Settings().Update(ctx, func(s *contentgen.Settings) { s.AI.Enabled = true })
 	require.NoError(t, err)
 	res, posts := f.generate(t, books(2))
 	require.Empty(t, res.Warnings)
@@ -566,7 +566,7 @@ func TestAIDetection(t *testing.T) {
 	// Answers that are unknown or do not fit the field are ignored.
 	odd := &fakeDetector{answer: map[string]string{"xq_value": "banana"}}
 	g := newFieldFixture(t, 29, odd)
-	_, err = g.gen.Settings().Update(ctx, contentgen.SettingsPatch{AIEnabled: new(true)})
+	_, err = g.gen.Settings().Update(ctx, func(s *contentgen.Settings) { s.AI.Enabled = true })
 	require.NoError(t, err)
 	_, posts = g.generate(t, books(1))
 	require.NotContains(t, posts[0].Meta["xq_value"], "@")
@@ -574,7 +574,7 @@ func TestAIDetection(t *testing.T) {
 	// A failing detector is a warning, never a failed run.
 	bad := &fakeDetector{err: errors.New("provider exploded")}
 	h := newFieldFixture(t, 29, bad)
-	_, err = h.gen.Settings().Update(ctx, contentgen.SettingsPatch{AIEnabled: new(true)})
+	_, err = h.gen.Settings().Update(ctx, func(s *contentgen.Settings) { s.AI.Enabled = true })
 	require.NoError(t, err)
 	res, posts = h.generate(t, books(2))
 	require.Equal(t, 2, len(res.IDs))

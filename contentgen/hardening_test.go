@@ -146,7 +146,7 @@ func TestPanickingProviderCostsItsImagesOnly(t *testing.T) {
 func TestHourlyRateIsBounded(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, 1)
-	_, err := f.gen.Settings().Update(context.Background(), contentgen.SettingsPatch{HourlyRate: new(1e308)})
+	_, err := f.gen.Settings().Update(context.Background(), func(s *contentgen.Settings) { s.HourlyRate = 1e308 })
 	requireParam(t, err, contentgen.ErrInvalidParameter, "hourly_rate")
 }
 

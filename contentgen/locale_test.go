@@ -21,7 +21,7 @@ var englishWord = regexp.MustCompile(`(?i)\b(the|with|this|that|every|their|whic
 
 func realText(t *testing.T, f *fixture) {
 	t.Helper()
-	_, err := f.gen.Settings().Update(context.Background(), contentgen.SettingsPatch{TextSource: new("realtext")})
+	_, err := f.gen.Settings().Update(context.Background(), func(s *contentgen.Settings) { s.TextSource = "realtext" })
 	require.NoError(t, err)
 }
 
@@ -82,7 +82,7 @@ func TestLocaleSettingAndSiteLanguage(t *testing.T) {
 	hist := history.NewMemStore(clock)
 	gen, err := contentgen.New(host, hist, &contentgen.Config{Seed: &seed, Now: clock})
 	require.NoError(t, err)
-	_, err = gen.Settings().Update(ctx, contentgen.SettingsPatch{TextSource: new("realtext")})
+	_, err = gen.Settings().Update(ctx, func(s *contentgen.Settings) { s.TextSource = "realtext" })
 	require.NoError(t, err)
 
 	// "auto" (the default) follows the site: French.
@@ -96,7 +96,7 @@ func TestLocaleSettingAndSiteLanguage(t *testing.T) {
 	}
 
 	// A locale setting overrides the site; a request overrides the setting.
-	_, err = gen.Settings().Update(ctx, contentgen.SettingsPatch{Locale: new("de_DE")})
+	_, err = gen.Settings().Update(ctx, func(s *contentgen.Settings) { s.Locale = "de_DE" })
 	require.NoError(t, err)
 	res, err = gen.GeneratePosts(ctx, noImages(contentgen.PostsRequest{Count: new(2)}))
 	require.NoError(t, err)
@@ -113,7 +113,7 @@ func TestLocaleSettingAndSiteLanguage(t *testing.T) {
 		require.Regexp(t, `\p{Han}|\p{Hiragana}|\p{Katakana}`, p.Content)
 	}
 
-	_, err = gen.Settings().Update(ctx, contentgen.SettingsPatch{Locale: new("tlh")})
+	_, err = gen.Settings().Update(ctx, func(s *contentgen.Settings) { s.Locale = "tlh" })
 	require.ErrorIs(t, err, contentgen.ErrInvalidParameter)
 	require.ErrorContains(t, err, "locale")
 }

@@ -3,8 +3,12 @@ package contentgen
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"maps"
 	"math"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -14,75 +18,69 @@ import (
 )
 
 // Settings are the settings of the service: the general ones and the AI
-// part. Keys of AI providers are never part of them; AIKeys holds their
+// part. Keys of AI providers are never part of them; AI.Keys holds their
 // masked form.
+//
+// Each setting is one struct field, and its tags say everything else
+// about it: json is its name in storage, on the wire and in errors,
+// default its value until it is changed, and setting the values it takes:
+//
+//	locale          "auto" or a supported locale code (stored normalised)
+//	count           1 to Config.MaxCount
+//	rate            a number from 1 to 1,000,000
+//	image_provider  the slug of an image provider (providers.Slugs)
+//	ai_provider     AIOne, AITwo or AIThree
+//	a|b|c           one of the words listed
+//
+// A field without a setting tag takes any value of its type. Adding a
+// setting is adding a field (and its line in the documentation); the
+// stored form, the patch and the HTTP form follow. The same tags describe
+// the own settings an embedding program stores beside these (see
+// SettingsService.GetWith).
 type Settings struct {
-	// AdminLocale is the language of the service's own messages: "auto"
-	// (the site's) or a locale code.
-	AdminLocale string
+	GeneralSettings
+	AI AISettings
+}
+
+// GeneralSettings are the settings of generation and deletion.
+type GeneralSettings struct {
 	// Locale is the default language of generated content: "auto" (the
 	// site's) or a locale code.
-	Locale                    string
-	DefaultPostCount          int
-	DefaultTermCount          int
-	DefaultUserCount          int
-	DeleteHistoryOnDeactivate bool
-	DeleteMediaWithPosts      bool
-	AutoSelectDefaultTemplate bool
-	DeleteRelatedMedia        bool
-	DeleteRelatedTerms        bool
-	DeleteRelatedAuthors      bool
-	DeleteRelatedComments     bool
-	DefaultImageProvider      string
-	// TelemetryEnabled is stored and reported only: the service sends
-	// nothing anywhere, whatever its value.
-	TelemetryEnabled       bool
-	SaveAndGenerateAutoRun bool
-	ChildGenerateBehavior  string
-	HourlyRate             float64
+	Locale           string `json:"locale" setting:"locale" default:"auto"`
+	DefaultPostCount int    `json:"default_post_count" setting:"count" default:"5"`
+	DefaultTermCount int    `json:"default_term_count" setting:"count" default:"5"`
+	DefaultUserCount int    `json:"default_user_count" setting:"count" default:"5"`
+	// DeleteMediaWithPosts makes DeletePosts remove the generated featured
+	// images of the posts it deletes.
+	DeleteMediaWithPosts bool `json:"delete_media_with_posts"`
+	// AutoSelectDefaultTemplate applies the post type's default template
+	// to requests that name none.
+	AutoSelectDefaultTemplate bool `json:"auto_select_default_template" default:"true"`
+	// The DeleteRelated settings are the defaults of the options of the
+	// same names of PostsRequest.
+	DeleteRelatedMedia    bool   `json:"delete_related_media" default:"true"`
+	DeleteRelatedTerms    bool   `json:"delete_related_terms" default:"true"`
+	DeleteRelatedAuthors  bool   `json:"delete_related_authors" default:"true"`
+	DeleteRelatedComments bool   `json:"delete_related_comments" default:"true"`
+	DefaultImageProvider  string `json:"default_image_provider" setting:"image_provider" default:"provider_keyword"`
+	// HourlyRate values the time saved, in USD.
+	HourlyRate float64 `json:"hourly_rate" setting:"rate" default:"75"`
 	// TextSource is "lorem" (Latin placeholder text) or "realtext" (text
 	// in the content's language; in a locale with topics every post is
 	// about a topic, see "Topics" in the package documentation).
-	TextSource string
-
-	// AIEnabled turns AI-assisted field detection on, with AIProvider
-	// (ai_one, ai_two or ai_three) and, with AISecondaryEnabled, another
-	// provider that has a key as fallback.
-	AIEnabled          bool
-	AIProvider         string
-	AISecondaryEnabled bool
-	// AIKeys maps each AI provider slug to its stored key, masked
-	// ("********abcd"); "" when the provider has no key.
-	AIKeys map[string]string
+	TextSource string `json:"text_source" setting:"realtext|lorem" default:"lorem"`
 }
 
-// SettingsPatch is a partial update of Settings: nil fields keep their
-// value. In AIKeys a key maps to the new API key of that provider, and ""
-// removes it.
-type SettingsPatch struct {
-	AdminLocale               *string
-	Locale                    *string
-	DefaultPostCount          *int
-	DefaultTermCount          *int
-	DefaultUserCount          *int
-	DeleteHistoryOnDeactivate *bool
-	DeleteMediaWithPosts      *bool
-	AutoSelectDefaultTemplate *bool
-	DeleteRelatedMedia        *bool
-	DeleteRelatedTerms        *bool
-	DeleteRelatedAuthors      *bool
-	DeleteRelatedComments     *bool
-	DefaultImageProvider      *string
-	TelemetryEnabled          *bool
-	SaveAndGenerateAutoRun    *bool
-	ChildGenerateBehavior     *string
-	HourlyRate                *float64
-	TextSource                *string
-
-	AIEnabled          *bool
-	AIProvider         *string
-	AISecondaryEnabled *bool
-	AIKeys             map[string]string
+// AISettings turn AI-assisted field detection on, with Provider and, with
+// SecondaryEnabled, another provider that has a key as fallback.
+type AISettings struct {
+	Enabled          bool   `json:"ai_enabled"`
+	Provider         string `json:"ai_provider" setting:"ai_provider" default:"ai_one"`
+	SecondaryEnabled bool   `json:"ai_secondary_enabled"`
+	// Keys maps each AI provider slug to its stored key, masked
+	// ("********abcd"); "" when the provider has no key. In an update, a
+	// changed value is the provider's new API key and "" removes it.
+	Keys map[string]string `json:"-"`
 }
 
 // AI provider slugs.
@@ -97,29 +95,12 @@ var aiProviders = []string{AIOne, AITwo, AIThree}
 
 // stored is the persisted form of the settings, under one state key so
 // that an update is one atomic read-modify-write. Keys holds ciphertexts.
+// The record keeps the keys it does not know, those of an embedding
+// program's own settings.
 type stored struct {
-	AdminLocale               string            `json:"admin_locale"`
-	Locale                    string            `json:"locale"`
-	DefaultPostCount          int               `json:"default_post_count"`
-	DefaultTermCount          int               `json:"default_term_count"`
-	DefaultUserCount          int               `json:"default_user_count"`
-	DeleteHistoryOnDeactivate bool              `json:"delete_history_on_deactivate"`
-	DeleteMediaWithPosts      bool              `json:"delete_media_with_posts"`
-	AutoSelectDefaultTemplate bool              `json:"auto_select_default_template"`
-	DeleteRelatedMedia        bool              `json:"delete_related_media"`
-	DeleteRelatedTerms        bool              `json:"delete_related_terms"`
-	DeleteRelatedAuthors      bool              `json:"delete_related_authors"`
-	DeleteRelatedComments     bool              `json:"delete_related_comments"`
-	DefaultImageProvider      string            `json:"default_image_provider"`
-	TelemetryEnabled          bool              `json:"telemetry_enabled"`
-	SaveAndGenerateAutoRun    bool              `json:"save_and_generate_auto_run"`
-	ChildGenerateBehavior     string            `json:"child_generate_behavior"`
-	HourlyRate                float64           `json:"hourly_rate"`
-	TextSource                string            `json:"text_source"`
-	AIEnabled                 bool              `json:"ai_enabled"`
-	AIProvider                string            `json:"ai_provider"`
-	AISecondaryEnabled        bool              `json:"ai_secondary_enabled"`
-	Keys                      map[string]string `json:"ai_keys,omitempty"`
+	GeneralSettings
+	AISettings
+	Keys map[string]string `json:"ai_keys"`
 }
 
 const stateSettings = "settings"
@@ -128,43 +109,34 @@ const stateSettings = "settings"
 // stays a finite number.
 const maxHourlyRate = 1_000_000
 
-func defaultStored() stored {
-	return stored{
-		AdminLocale:               "auto",
-		Locale:                    "auto",
-		DefaultPostCount:          5,
-		DefaultTermCount:          5,
-		DefaultUserCount:          5,
-		AutoSelectDefaultTemplate: true,
-		DeleteRelatedMedia:        true,
-		DeleteRelatedTerms:        true,
-		DeleteRelatedAuthors:      true,
-		DeleteRelatedComments:     true,
-		DefaultImageProvider:      providers.Keyword,
-		TelemetryEnabled:          true,
-		SaveAndGenerateAutoRun:    true,
-		ChildGenerateBehavior:     "ask",
-		HourlyRate:                75,
-		TextSource:                "lorem",
-		AIProvider:                AIOne,
-	}
-}
-
 // SettingsService reads and changes the settings, AI keys included, and
 // tests the AI connection.
 type SettingsService struct{ g *Generator }
 
 // Get returns the current settings.
-func (s *SettingsService) Get(ctx context.Context) (Settings, error) { return s.load(ctx) }
+func (s *SettingsService) Get(ctx context.Context) (Settings, error) { return s.GetWith(ctx, nil) }
 
-// load reads the stored settings.
-func (s *SettingsService) load(ctx context.Context) (Settings, error) {
-	st, err := s.stored(ctx)
+// GetWith returns the current settings and decodes into ext, when it is
+// not nil, the own settings an embedding program keeps in the same
+// record: ext points to a struct whose fields are tagged like those of
+// Settings, with json names of their own.
+func (s *SettingsService) GetWith(ctx context.Context, ext any) (Settings, error) {
+	raw, err := s.g.cfg.State.Load(ctx, stateSettings)
+	if err != nil {
+		return Settings{}, internal(err, "reading the settings")
+	}
+	st, err := decodeStored(raw)
+	if err == nil && ext != nil {
+		err = decodeExt(raw, ext)
+	}
 	if err != nil {
 		return Settings{}, err
 	}
 	return s.public(&st), nil
 }
+
+// load reads the stored settings.
+func (s *SettingsService) load(ctx context.Context) (Settings, error) { return s.Get(ctx) }
 
 func (s *SettingsService) stored(ctx context.Context) (stored, error) {
 	raw, err := s.g.cfg.State.Load(ctx, stateSettings)
@@ -175,62 +147,104 @@ func (s *SettingsService) stored(ctx context.Context) (stored, error) {
 }
 
 func decodeStored(raw []byte) (stored, error) {
-	st := defaultStored()
+	var st stored
+	setDefaults(reflect.ValueOf(&st).Elem())
 	if raw != nil {
 		if err := json.Unmarshal(raw, &st); err != nil {
-			return defaultStored(), internal(err, "decoding the settings")
+			st = stored{}
+			setDefaults(reflect.ValueOf(&st).Elem())
+			return st, internal(err, "decoding the settings")
 		}
 	}
-	if !slices.Contains(aiProviders, st.AIProvider) {
-		st.AIProvider = AIOne
+	if !slices.Contains(aiProviders, st.Provider) {
+		st.Provider = AIOne
 	}
 	return st, nil
 }
 
+// decodeExt sets ext to its defaults and decodes the stored record over
+// them.
+func decodeExt(raw []byte, ext any) error {
+	v := reflect.ValueOf(ext)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return internal(fmt.Errorf("settings: %T is not a pointer to a struct", ext), "decoding the settings")
+	}
+	setDefaults(v.Elem())
+	if raw != nil {
+		if err := json.Unmarshal(raw, ext); err != nil {
+			return internal(err, "decoding the settings")
+		}
+	}
+	return nil
+}
+
 // public turns stored settings into Settings, masking the keys.
 func (s *SettingsService) public(st *stored) Settings {
-	out := Settings{
-		AdminLocale: st.AdminLocale, Locale: st.Locale,
-		DefaultPostCount: st.DefaultPostCount, DefaultTermCount: st.DefaultTermCount, DefaultUserCount: st.DefaultUserCount,
-		DeleteHistoryOnDeactivate: st.DeleteHistoryOnDeactivate, DeleteMediaWithPosts: st.DeleteMediaWithPosts,
-		AutoSelectDefaultTemplate: st.AutoSelectDefaultTemplate,
-		DeleteRelatedMedia:        st.DeleteRelatedMedia, DeleteRelatedTerms: st.DeleteRelatedTerms,
-		DeleteRelatedAuthors: st.DeleteRelatedAuthors, DeleteRelatedComments: st.DeleteRelatedComments,
-		DefaultImageProvider: st.DefaultImageProvider, TelemetryEnabled: st.TelemetryEnabled,
-		SaveAndGenerateAutoRun: st.SaveAndGenerateAutoRun, ChildGenerateBehavior: st.ChildGenerateBehavior,
-		HourlyRate: st.HourlyRate, TextSource: st.TextSource,
-		AIEnabled: st.AIEnabled, AIProvider: st.AIProvider, AISecondaryEnabled: st.AISecondaryEnabled,
-		AIKeys: make(map[string]string, len(aiProviders)),
-	}
+	out := Settings{GeneralSettings: st.GeneralSettings, AI: st.AISettings}
+	out.AI.Keys = make(map[string]string, len(aiProviders))
 	for _, slug := range aiProviders {
-		out.AIKeys[slug] = ""
+		out.AI.Keys[slug] = ""
 		if c := st.Keys[slug]; c != "" {
-			out.AIKeys[slug] = "********"
+			out.AI.Keys[slug] = "********"
 			if key, err := s.openKey(c, slug); err == nil {
-				out.AIKeys[slug] = secrets.Mask(key)
+				out.AI.Keys[slug] = secrets.Mask(key)
 			}
 		}
 	}
 	return out
 }
 
-// Update validates p, applies it over the current settings and stores the
-// result in one atomic read-modify-write, so that concurrent updates (also
-// from other processes sharing the store) never lose each other's
-// changes. Nothing is stored when any value is invalid. API keys are
-// encrypted with the configured keyring before they are stored.
-func (s *SettingsService) Update(ctx context.Context, p SettingsPatch) (Settings, error) {
+// Update calls patch on the current settings and stores what it changed,
+// in one atomic read-modify-write, so that concurrent updates (also from
+// other processes sharing the store) never lose each other's changes.
+// Nothing is stored when a changed value is invalid; the error names the
+// setting. API keys are encrypted with the configured keyring before they
+// are stored. patch may be called more than once.
+//
+//	gen.Settings().Update(ctx, func(s *contentgen.Settings) { s.TextSource = "realtext" })
+func (s *SettingsService) Update(ctx context.Context, patch func(*Settings)) (Settings, error) {
+	return s.UpdateWith(ctx, nil, patch)
+}
+
+// UpdateWith is Update for the settings and, when ext is not nil, the own
+// settings of an embedding program (see GetWith), which patch changes
+// through ext. Both are validated by their tags and stored together.
+func (s *SettingsService) UpdateWith(ctx context.Context, ext any, patch func(*Settings)) (Settings, error) {
 	var out stored
 	err := s.g.cfg.State.Update(ctx, stateSettings, func(old []byte) ([]byte, error) {
 		st, err := decodeStored(old)
 		if err != nil {
 			return nil, err
 		}
-		if err := s.apply(&st, &p); err != nil {
+		var extBefore reflect.Value
+		if ext != nil {
+			if err := decodeExt(old, ext); err != nil {
+				return nil, err
+			}
+			extBefore = reflect.New(reflect.TypeOf(ext).Elem()).Elem()
+			extBefore.Set(reflect.ValueOf(ext).Elem())
+		}
+		before := s.public(&st)
+		cur := before
+		cur.AI.Keys = maps.Clone(before.AI.Keys)
+		patch(&cur)
+		v := validator{}
+		s.checkChanged(&v, reflect.ValueOf(&before).Elem(), reflect.ValueOf(&cur).Elem())
+		if ext != nil {
+			s.checkChanged(&v, extBefore, reflect.ValueOf(ext).Elem())
+		}
+		if v.err != nil {
+			return nil, v.err
+		}
+		st.GeneralSettings = cur.GeneralSettings
+		keys := st.Keys
+		st.AISettings, st.AISettings.Keys = cur.AI, nil
+		st.Keys = keys
+		if err := s.applyKeys(&st, changedKeys(before.AI.Keys, cur.AI.Keys)); err != nil {
 			return nil, err
 		}
 		out = st
-		return json.Marshal(st)
+		return mergeRecord(old, &st, ext)
 	})
 	if err != nil {
 		return Settings{}, internal(err, "saving the settings")
@@ -238,82 +252,156 @@ func (s *SettingsService) Update(ctx context.Context, p SettingsPatch) (Settings
 	return s.public(&out), nil
 }
 
-// apply validates p and applies it to st.
-func (s *SettingsService) apply(st *stored, p *SettingsPatch) error {
-	g := s.g
-	v := validator{}
-	locale := func(param string, x *string, dst *string) {
-		switch {
-		case x == nil:
-		case *x == "auto":
-			*dst = *x
+// changedKeys returns the entries of cur that differ from before, and ""
+// for those patch removed.
+func changedKeys(before, cur map[string]string) map[string]string {
+	out := map[string]string{}
+	for slug, key := range cur {
+		if key != before[slug] {
+			out[slug] = key
+		}
+	}
+	for slug := range before {
+		if _, ok := cur[slug]; !ok {
+			out[slug] = ""
+		}
+	}
+	return out
+}
+
+// mergeRecord encodes the stored record: old with the keys of st and ext
+// replaced, so that the keys of others survive.
+func mergeRecord(old []byte, parts ...any) ([]byte, error) {
+	rec := map[string]json.RawMessage{}
+	if old != nil {
+		if err := json.Unmarshal(old, &rec); err != nil {
+			return nil, internal(err, "decoding the settings")
+		}
+	}
+	for _, p := range parts {
+		if p == nil || reflect.ValueOf(p).IsNil() {
+			continue
+		}
+		b, err := json.Marshal(p)
+		if err != nil {
+			return nil, internal(err, "encoding the settings")
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(b, &m); err != nil {
+			return nil, internal(err, "encoding the settings")
+		}
+		maps.Copy(rec, m)
+	}
+	return json.Marshal(rec)
+}
+
+// setDefaults sets each field of the struct v from its default tag,
+// descending into struct fields.
+func setDefaults(v reflect.Value) {
+	t := v.Type()
+	for i := range t.NumField() {
+		f, sf := v.Field(i), t.Field(i)
+		if !sf.IsExported() {
+			continue
+		}
+		if f.Kind() == reflect.Struct {
+			setDefaults(f)
+			continue
+		}
+		def, ok := sf.Tag.Lookup("default")
+		if !ok {
+			continue
+		}
+		var err error
+		switch f.Kind() {
+		case reflect.String:
+			f.SetString(def)
+		case reflect.Bool:
+			var b bool
+			b, err = strconv.ParseBool(def)
+			f.SetBool(b)
+		case reflect.Int, reflect.Int64:
+			var n int64
+			n, err = strconv.ParseInt(def, 10, 64)
+			f.SetInt(n)
+		case reflect.Float64:
+			var x float64
+			x, err = strconv.ParseFloat(def, 64)
+			f.SetFloat(x)
 		default:
-			if code, ok := g.cfg.Locales.Match(*x); ok {
-				*dst = code
-			} else {
-				v.fail(invalid(param, "%s must be \"auto\" or a supported locale code, got %q", param, *x))
+			err = fmt.Errorf("unsupported kind %s", f.Kind())
+		}
+		if err != nil {
+			panic(fmt.Sprintf("contentgen: the default of setting %s.%s: %v", t.Name(), sf.Name, err))
+		}
+	}
+}
+
+// checkChanged validates, by its setting tag, each field of the struct cur
+// that differs from before, normalising it in place.
+func (s *SettingsService) checkChanged(v *validator, before, cur reflect.Value) {
+	t := cur.Type()
+	for i := range t.NumField() {
+		f, sf := cur.Field(i), t.Field(i)
+		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		if !sf.IsExported() || name == "-" {
+			continue
+		}
+		if f.Kind() == reflect.Struct {
+			s.checkChanged(v, before.Field(i), f)
+			continue
+		}
+		if rule := sf.Tag.Get("setting"); rule != "" && !f.Equal(before.Field(i)) {
+			if err := s.checkSetting(name, rule, f); err != nil {
+				v.fail(err)
 			}
 		}
 	}
-	count := func(param string, x *int, dst *int) {
-		if x != nil {
-			*dst = v.intIn(param, x, *dst, 1, g.cfg.MaxCount)
+}
+
+// checkSetting checks the value f of the setting param against rule,
+// normalising it.
+func (s *SettingsService) checkSetting(param, rule string, f reflect.Value) error {
+	oneOf := func(allowed ...string) error {
+		if x := f.String(); !slices.Contains(allowed, x) {
+			return invalid(param, "%s must be one of %v, got %q", param, allowed, x)
 		}
+		return nil
 	}
-	enum := func(param string, x *string, dst *string, allowed ...string) {
-		if x != nil {
-			if *x == "" {
-				v.fail(invalid(param, "%s must be one of %v, got %q", param, allowed, *x))
-				return
-			}
-			*dst = v.enum(param, *x, *dst, allowed...)
+	switch rule {
+	case "locale":
+		x := f.String()
+		if x == "auto" {
+			return nil
 		}
-	}
-	locale("admin_locale", p.AdminLocale, &st.AdminLocale)
-	locale("locale", p.Locale, &st.Locale)
-	count("default_post_count", p.DefaultPostCount, &st.DefaultPostCount)
-	count("default_term_count", p.DefaultTermCount, &st.DefaultTermCount)
-	count("default_user_count", p.DefaultUserCount, &st.DefaultUserCount)
-	enum("default_image_provider", p.DefaultImageProvider, &st.DefaultImageProvider, providers.Slugs()...)
-	enum("child_generate_behavior", p.ChildGenerateBehavior, &st.ChildGenerateBehavior, "ask", "child_only", "parent_chain")
-	enum("text_source", p.TextSource, &st.TextSource, "realtext", "lorem")
-	if p.HourlyRate != nil {
-		if r := *p.HourlyRate; math.IsNaN(r) || r < 1 || r > maxHourlyRate {
-			v.fail(invalid("hourly_rate", "hourly_rate must be a number from 1 to %d", maxHourlyRate))
-		} else {
-			st.HourlyRate = r
+		code, ok := s.g.cfg.Locales.Match(x)
+		if !ok {
+			return invalid(param, "%s must be \"auto\" or a supported locale code, got %q", param, x)
 		}
-	}
-	enum("provider", p.AIProvider, &st.AIProvider, aiProviders...)
-	if v.err != nil {
-		return v.err
-	}
-	for _, b := range []struct {
-		x   *bool
-		dst *bool
-	}{
-		{p.DeleteHistoryOnDeactivate, &st.DeleteHistoryOnDeactivate},
-		{p.DeleteMediaWithPosts, &st.DeleteMediaWithPosts},
-		{p.AutoSelectDefaultTemplate, &st.AutoSelectDefaultTemplate},
-		{p.DeleteRelatedMedia, &st.DeleteRelatedMedia},
-		{p.DeleteRelatedTerms, &st.DeleteRelatedTerms},
-		{p.DeleteRelatedAuthors, &st.DeleteRelatedAuthors},
-		{p.DeleteRelatedComments, &st.DeleteRelatedComments},
-		{p.TelemetryEnabled, &st.TelemetryEnabled},
-		{p.SaveAndGenerateAutoRun, &st.SaveAndGenerateAutoRun},
-		{p.AIEnabled, &st.AIEnabled},
-		{p.AISecondaryEnabled, &st.AISecondaryEnabled},
-	} {
-		if b.x != nil {
-			*b.dst = *b.x
+		f.SetString(code)
+	case "count":
+		if n := f.Int(); n < 1 || n > int64(s.g.cfg.MaxCount) {
+			return invalid(param, "%s must be between %d and %d, got %d", param, 1, s.g.cfg.MaxCount, n)
 		}
+	case "rate":
+		if r := f.Float(); math.IsNaN(r) || r < 1 || r > maxHourlyRate {
+			return invalid(param, "%s must be a number from 1 to %d", param, maxHourlyRate)
+		}
+	case "image_provider":
+		return oneOf(providers.Slugs()...)
+	case "ai_provider":
+		// The AI settings' own name for it.
+		param = "provider"
+		return oneOf(aiProviders...)
+	default:
+		return oneOf(strings.Split(rule, "|")...)
 	}
-	return s.applyKeys(st, p.AIKeys)
+	return nil
 }
 
 // applyKeys encrypts and stores the API keys of keys; "" removes one.
 func (s *SettingsService) applyKeys(st *stored, keys map[string]string) error {
-	for _, slug := range sortedNames(keys) {
+	for _, slug := range slices.Sorted(maps.Keys(keys)) {
 		param := slug + "_api_key"
 		if !slices.Contains(aiProviders, slug) {
 			return invalid(param, "%s: %q is not an AI provider; known: %v", param, slug, aiProviders)

@@ -17,25 +17,35 @@ import (
 // is. Unknown fields are ignored; a wrong JSON type or malformed JSON gives
 // an invalid_parameter error naming the parameter.
 func decodeJSON(w http.ResponseWriter, r *http.Request, limit int64, v any) error {
+	body, err := readJSON(w, r, limit)
+	if err != nil || body == nil {
+		return err
+	}
+	return jsonError(json.Unmarshal(body, v))
+}
+
+// readJSON reads the request body, which must be a JSON object; nil for
+// an empty body.
+func readJSON(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return contentgen.Errorf(codeTooLarge, "body", "request body is larger than %d bytes", mbe.Limit)
+			return nil, contentgen.Errorf(codeTooLarge, "body", "request body is larger than %d bytes", mbe.Limit)
 		}
-		return paramError("body", "request body could not be read")
+		return nil, paramError("body", "request body could not be read")
 	}
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 {
-		return nil
+		return nil, nil
 	}
 	if body[0] != '{' {
-		return paramError("body", "request body must be a JSON object")
+		return nil, paramError("body", "request body must be a JSON object")
 	}
 	if err := bodyNUL(body); err != nil {
-		return err
+		return nil, err
 	}
-	return jsonError(json.Unmarshal(body, v))
+	return body, nil
 }
 
 // jsonError turns a decoding error into an invalid_parameter error naming

@@ -86,6 +86,15 @@
 // range, empty, unknown where additionalProperties is false) is 400
 // invalid_parameter naming it.
 //
+// # Settings
+//
+// GET and POST /settings serve the Generator's settings
+// (contentgen.GeneralSettings) and the admin page's Preferences in one
+// "general" object. Both are defined once, as tagged struct fields: the
+// wire names, the stored form and the partial update of POST /settings
+// (the body decoded over the current values, then validated by the tags)
+// all derive from them.
+//
 // # Errors
 //
 // Errors are written in the envelope {success: false, code, message}; one

@@ -32,16 +32,15 @@ func messagesFor(locale string) messages {
 // the settings (those to unauthenticated requests).
 func (a *API) messages(ctx context.Context) messages {
 	m := messages{lang: "en"}
-	if s, err := a.g.Settings().Get(ctx); err == nil {
-		m = a.messagesOf(ctx, s)
+	if p, err := LoadPreferences(ctx, a.g); err == nil {
+		m = a.messagesOf(ctx, p.AdminLocale)
 	}
 	a.lang.Store(&m.lang)
 	return m
 }
 
-// messagesOf returns the messages of the admin_locale of s.
-func (a *API) messagesOf(ctx context.Context, s contentgen.Settings) messages {
-	code := s.AdminLocale
+// messagesOf returns the messages of code, an admin_locale value.
+func (a *API) messagesOf(ctx context.Context, code string) messages {
 	if code == "" || code == "auto" {
 		site, err := a.g.Host().Site(ctx)
 		if err != nil {

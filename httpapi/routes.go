@@ -373,7 +373,8 @@ func (a *API) cleanupAll(w http.ResponseWriter, r *http.Request) error {
 // Settings.
 
 func (a *API) settings(w http.ResponseWriter, r *http.Request) error {
-	s, err := a.g.Settings().Get(r.Context())
+	var p Preferences
+	s, err := a.g.Settings().GetWith(r.Context(), &p)
 	if err != nil {
 		return err
 	}
@@ -386,15 +387,29 @@ func (a *API) settings(w http.ResponseWriter, r *http.Request) error {
 	}{Success: true, Settings: struct {
 		General generalSettings `json:"general"`
 		AI      aiSettings      `json:"ai"`
-	}{newGeneralSettings(&s), newAISettings(&s)}})
+	}{generalSettings{s.GeneralSettings, p}, newAISettings(&s)}})
 }
 
+// updateSettings decodes the body over the current settings and
+// preferences: the properties it has change, the others keep their value.
 func (a *API) updateSettings(w http.ResponseWriter, r *http.Request) error {
-	var b settingsBody
-	if err := decodeJSON(w, r, a.maxBody, &b); err != nil {
+	body, err := readJSON(w, r, a.maxBody)
+	if err != nil {
 		return err
 	}
-	s, err := a.g.Settings().Update(r.Context(), b.patch())
+	if body != nil {
+		// Types first, so that the update below cannot fail half-way.
+		if err := jsonError(json.Unmarshal(body, new(generalSettings))); err != nil {
+			return err
+		}
+	}
+	var p Preferences
+	s, err := a.g.Settings().UpdateWith(r.Context(), &p, func(s *contentgen.Settings) {
+		if body != nil {
+			_ = json.Unmarshal(body, &s.GeneralSettings)
+			_ = json.Unmarshal(body, &p)
+		}
+	})
 	if err != nil {
 		return err
 	}
@@ -402,7 +417,7 @@ func (a *API) updateSettings(w http.ResponseWriter, r *http.Request) error {
 		Success  bool            `json:"success"`
 		Message  string          `json:"message"`
 		Settings generalSettings `json:"settings"`
-	}{true, a.messagesOf(r.Context(), s).SettingsSaved(), newGeneralSettings(&s)})
+	}{true, a.messagesOf(r.Context(), p.AdminLocale).SettingsSaved(), generalSettings{s.GeneralSettings, p}})
 }
 
 // Information.

@@ -41,7 +41,8 @@ func (a *API) updateAISettings(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(w, r, a.maxBody, &b); err != nil {
 		return err
 	}
-	s, err := a.g.Settings().Update(r.Context(), b.patch())
+	var p Preferences
+	s, err := a.g.Settings().UpdateWith(r.Context(), &p, b.apply)
 	if err != nil {
 		return err
 	}
@@ -49,7 +50,7 @@ func (a *API) updateAISettings(w http.ResponseWriter, r *http.Request) error {
 		Success  bool             `json:"success"`
 		Message  string           `json:"message"`
 		Settings aiSettingsDetail `json:"settings"`
-	}{true, a.messagesOf(r.Context(), s).SettingsSaved(), newAISettingsDetail(&s)})
+	}{true, a.messagesOf(r.Context(), p.AdminLocale).SettingsSaved(), newAISettingsDetail(&s)})
 }
 
 // testAI reports the outcome of the key check as data: success false with

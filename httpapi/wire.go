@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strconv"
@@ -196,42 +197,6 @@ type downloadBody struct {
 	Seed        *int64 `json:"seed"`
 }
 
-// settingsBody is the body of POST /settings.
-type settingsBody struct {
-	AdminLocale               *string  `json:"admin_locale"`
-	Locale                    *string  `json:"locale"`
-	DefaultPostCount          *int     `json:"default_post_count"`
-	DefaultTermCount          *int     `json:"default_term_count"`
-	DefaultUserCount          *int     `json:"default_user_count"`
-	DeleteHistoryOnDeactivate *bool    `json:"delete_history_on_deactivate"`
-	DeleteMediaWithPosts      *bool    `json:"delete_media_with_posts"`
-	AutoSelectDefaultTemplate *bool    `json:"auto_select_default_template"`
-	DeleteRelatedMedia        *bool    `json:"delete_related_media"`
-	DeleteRelatedTerms        *bool    `json:"delete_related_terms"`
-	DeleteRelatedAuthors      *bool    `json:"delete_related_authors"`
-	DeleteRelatedComments     *bool    `json:"delete_related_comments"`
-	DefaultImageProvider      *string  `json:"default_image_provider"`
-	TelemetryEnabled          *bool    `json:"telemetry_enabled"`
-	SaveAndGenerateAutoRun    *bool    `json:"save_and_generate_auto_run"`
-	ChildGenerateBehavior     *string  `json:"child_generate_behavior"`
-	HourlyRate                *float64 `json:"hourly_rate"`
-	TextSource                *string  `json:"text_source"`
-}
-
-func (b *settingsBody) patch() contentgen.SettingsPatch {
-	return contentgen.SettingsPatch{
-		AdminLocale: b.AdminLocale, Locale: b.Locale,
-		DefaultPostCount: b.DefaultPostCount, DefaultTermCount: b.DefaultTermCount, DefaultUserCount: b.DefaultUserCount,
-		DeleteHistoryOnDeactivate: b.DeleteHistoryOnDeactivate, DeleteMediaWithPosts: b.DeleteMediaWithPosts,
-		AutoSelectDefaultTemplate: b.AutoSelectDefaultTemplate,
-		DeleteRelatedMedia:        b.DeleteRelatedMedia, DeleteRelatedTerms: b.DeleteRelatedTerms,
-		DeleteRelatedAuthors: b.DeleteRelatedAuthors, DeleteRelatedComments: b.DeleteRelatedComments,
-		DefaultImageProvider: b.DefaultImageProvider, TelemetryEnabled: b.TelemetryEnabled,
-		SaveAndGenerateAutoRun: b.SaveAndGenerateAutoRun, ChildGenerateBehavior: b.ChildGenerateBehavior,
-		HourlyRate: b.HourlyRate, TextSource: b.TextSource,
-	}
-}
-
 // aiSettingsBody is the body of POST /settings/ai.
 type aiSettingsBody struct {
 	Enabled            *bool   `json:"enabled"`
@@ -242,53 +207,54 @@ type aiSettingsBody struct {
 	AIThreeAPIKey      *string `json:"ai_three_api_key"`
 }
 
-func (b *aiSettingsBody) patch() contentgen.SettingsPatch {
-	p := contentgen.SettingsPatch{AIEnabled: b.Enabled, AIProvider: b.Provider, AISecondaryEnabled: b.SecondaryAIEnabled}
+// apply sets what b carries on s.
+func (b *aiSettingsBody) apply(s *contentgen.Settings) {
+	if b.Enabled != nil {
+		s.AI.Enabled = *b.Enabled
+	}
+	if b.SecondaryAIEnabled != nil {
+		s.AI.SecondaryEnabled = *b.SecondaryAIEnabled
+	}
+	if b.Provider != nil {
+		s.AI.Provider = *b.Provider
+	}
 	for slug, key := range map[string]*string{contentgen.AIOne: b.AIOneAPIKey, contentgen.AITwo: b.AITwoAPIKey, contentgen.AIThree: b.AIThreeAPIKey} {
 		if key != nil {
-			if p.AIKeys == nil {
-				p.AIKeys = map[string]string{}
-			}
-			p.AIKeys[slug] = *key
+			s.AI.Keys[slug] = *key
 		}
 	}
-	return p
 }
 
-// generalSettings is the general part of the settings record.
+// Preferences are the settings of the admin page and of the API's own
+// messages, stored beside the Generator's (see
+// contentgen.SettingsService.GetWith) and tagged the same way as
+// contentgen.Settings: json is the name, default the initial value,
+// setting the values allowed.
+type Preferences struct {
+	// AdminLocale is the language of the admin page and of the API's
+	// messages: "auto" (the site's) or a locale code.
+	AdminLocale               string `json:"admin_locale" setting:"locale" default:"auto"`
+	DeleteHistoryOnDeactivate bool   `json:"delete_history_on_deactivate"`
+	// TelemetryEnabled is stored and reported only: nothing is sent
+	// anywhere, whatever its value.
+	TelemetryEnabled       bool   `json:"telemetry_enabled" default:"true"`
+	SaveAndGenerateAutoRun bool   `json:"save_and_generate_auto_run" default:"true"`
+	ChildGenerateBehavior  string `json:"child_generate_behavior" setting:"ask|child_only|parent_chain" default:"ask"`
+}
+
+// LoadPreferences returns the stored preferences of g's admin page.
+func LoadPreferences(ctx context.Context, g *contentgen.Generator) (Preferences, error) {
+	var p Preferences
+	_, err := g.Settings().GetWith(ctx, &p)
+	return p, err
+}
+
+// generalSettings is the general part of the settings record, the
+// Generator's settings and the preferences in one object, and the body of
+// POST /settings.
 type generalSettings struct {
-	AdminLocale               string  `json:"admin_locale"`
-	Locale                    string  `json:"locale"`
-	DefaultPostCount          int     `json:"default_post_count"`
-	DefaultTermCount          int     `json:"default_term_count"`
-	DefaultUserCount          int     `json:"default_user_count"`
-	DeleteHistoryOnDeactivate bool    `json:"delete_history_on_deactivate"`
-	DeleteMediaWithPosts      bool    `json:"delete_media_with_posts"`
-	AutoSelectDefaultTemplate bool    `json:"auto_select_default_template"`
-	DeleteRelatedMedia        bool    `json:"delete_related_media"`
-	DeleteRelatedTerms        bool    `json:"delete_related_terms"`
-	DeleteRelatedAuthors      bool    `json:"delete_related_authors"`
-	DeleteRelatedComments     bool    `json:"delete_related_comments"`
-	DefaultImageProvider      string  `json:"default_image_provider"`
-	TelemetryEnabled          bool    `json:"telemetry_enabled"`
-	SaveAndGenerateAutoRun    bool    `json:"save_and_generate_auto_run"`
-	ChildGenerateBehavior     string  `json:"child_generate_behavior"`
-	HourlyRate                float64 `json:"hourly_rate"`
-	TextSource                string  `json:"text_source"`
-}
-
-func newGeneralSettings(s *contentgen.Settings) generalSettings {
-	return generalSettings{
-		AdminLocale: s.AdminLocale, Locale: s.Locale,
-		DefaultPostCount: s.DefaultPostCount, DefaultTermCount: s.DefaultTermCount, DefaultUserCount: s.DefaultUserCount,
-		DeleteHistoryOnDeactivate: s.DeleteHistoryOnDeactivate, DeleteMediaWithPosts: s.DeleteMediaWithPosts,
-		AutoSelectDefaultTemplate: s.AutoSelectDefaultTemplate,
-		DeleteRelatedMedia:        s.DeleteRelatedMedia, DeleteRelatedTerms: s.DeleteRelatedTerms,
-		DeleteRelatedAuthors: s.DeleteRelatedAuthors, DeleteRelatedComments: s.DeleteRelatedComments,
-		DefaultImageProvider: s.DefaultImageProvider, TelemetryEnabled: s.TelemetryEnabled,
-		SaveAndGenerateAutoRun: s.SaveAndGenerateAutoRun, ChildGenerateBehavior: s.ChildGenerateBehavior,
-		HourlyRate: s.HourlyRate, TextSource: s.TextSource,
-	}
+	contentgen.GeneralSettings
+	Preferences
 }
 
 // aiSettings is the AI part of the settings record.
@@ -310,12 +276,12 @@ type aiSettingsDetail struct {
 }
 
 func newAISettings(s *contentgen.Settings) aiSettings {
-	return aiSettings{Enabled: s.AIEnabled, Provider: s.AIProvider, HasAPIKey: s.AIKeys[s.AIProvider] != "", SecondaryAIEnabled: s.AISecondaryEnabled}
+	return aiSettings{Enabled: s.AI.Enabled, Provider: s.AI.Provider, HasAPIKey: s.AI.Keys[s.AI.Provider] != "", SecondaryAIEnabled: s.AI.SecondaryEnabled}
 }
 
 func newAISettingsDetail(s *contentgen.Settings) aiSettingsDetail {
 	d := aiSettingsDetail{aiSettings: newAISettings(s), Providers: map[string]aiProviderKey{}}
-	for slug, masked := range s.AIKeys {
+	for slug, masked := range s.AI.Keys {
 		d.Providers[slug] = aiProviderKey{HasAPIKey: masked != "", MaskedAPIKey: masked}
 	}
 	return d

@@ -323,7 +323,7 @@ func TestGeneratorKeepsEverythingInTheDatabase(t *testing.T) {
 	db, gen := open()
 	res, err := gen.GeneratePosts(ctx, contentgen.PostsRequest{PostType: "article", Count: new(3)})
 	require.NoError(t, err)
-	_, err = gen.Settings().Update(ctx, contentgen.SettingsPatch{HourlyRate: new(80.0)})
+	_, err = gen.Settings().Update(ctx, func(s *contentgen.Settings) { s.HourlyRate = 80.0 })
 	require.NoError(t, err)
 	require.NoError(t, db.Close())
 

@@ -27,21 +27,18 @@ placeholder text.`,
 	f.Float64("hourly-rate", 0, "hourly rate the time saved is valued at")
 	f.String("default-image-provider", "", "provider_local, provider_keyword, provider_curated or provider_random")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		var p contentgen.SettingsPatch
-		str := func(name string) *string {
-			if !f.Changed(name) {
-				return nil
+		patch := func(st *contentgen.Settings) {
+			for name, dst := range map[string]*string{"text-source": &st.TextSource, "locale": &st.Locale, "default-image-provider": &st.DefaultImageProvider} {
+				if f.Changed(name) {
+					*dst, _ = f.GetString(name)
+				}
 			}
-			v, _ := f.GetString(name)
-			return &v
-		}
-		p.TextSource, p.Locale, p.DefaultImageProvider = str("text-source"), str("locale"), str("default-image-provider")
-		if f.Changed("hourly-rate") {
-			v, _ := f.GetFloat64("hourly-rate")
-			p.HourlyRate = &v
+			if f.Changed("hourly-rate") {
+				st.HourlyRate, _ = f.GetFloat64("hourly-rate")
+			}
 		}
 		return a.with(cmd, func(ctx context.Context, s *session) error {
-			st, err := s.gen.Settings().Update(ctx, p)
+			st, err := s.gen.Settings().Update(ctx, patch)
 			if err != nil {
 				return err
 			}

@@ -222,8 +222,8 @@ func (h *handler) language(r *http.Request) (lang string, site contentgen.Site) 
 		h.o.Logger.WarnContext(r.Context(), "admin: reading the site", "err", err)
 	}
 	code := "auto"
-	if s, err := h.o.Generator.Settings().Get(r.Context()); err == nil {
-		code = s.AdminLocale
+	if p, err := httpapi.LoadPreferences(r.Context(), h.o.Generator); err == nil {
+		code = p.AdminLocale
 	}
 	if code == "" || code == "auto" {
 		code = site.Locale

@@ -381,8 +381,8 @@ func TestPageSpeaksTheAdminLocale(t *testing.T) {
 	require.Contains(t, body, `<html lang="en">`)
 	require.Contains(t, body, "Log in")
 
-	de := "de_DE"
-	_, err := s.gen.Settings().Update(t.Context(), contentgen.SettingsPatch{AdminLocale: &de})
+	var prefs httpapi.Preferences
+	_, err := s.gen.Settings().UpdateWith(t.Context(), &prefs, func(*contentgen.Settings) { prefs.AdminLocale = "de_DE" })
 	require.NoError(t, err)
 	_, body = get(t, c, s.srv.URL+adminPath+"login")
 	require.Contains(t, body, `<html lang="de">`)

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/httpapi"
 	"github.com/contentgen/contentgen/templates"
 )
 
@@ -402,9 +403,9 @@ func TestBrowser(t *testing.T) {
 		poll(`document.querySelector('main h1').textContent === 'Übersicht'`),
 		shot("dashboard-de"),
 	)
-	settings, err := s.gen.Settings().Get(t.Context())
+	prefs, err := httpapi.LoadPreferences(t.Context(), s.gen)
 	require.NoError(t, err)
-	require.Equal(t, "de_DE", settings.AdminLocale)
+	require.Equal(t, "de_DE", prefs.AdminLocale)
 
 	// A session unused for too long ends: the next call of the page
 	// leads back to the login form, which says why.

@@ -36,7 +36,9 @@
 // The page is plain HTML, CSS and JavaScript modules embedded in the
 // binary: nothing is downloaded or built at run time. It speaks English
 // and German, following the admin_locale setting ("auto" follows the site
-// language). Every answer carries a Content-Security-Policy that allows
+// language), one of the page's preferences (httpapi.Preferences) that the
+// API stores beside the Generator's settings and serves with them on
+// /settings. Every answer carries a Content-Security-Policy that allows
 // scripts and styles only from the page's own origin and images only from
 // it and the site's address, forbids framing, and comes with
 // X-Content-Type-Options: nosniff.
