@@ -236,10 +236,8 @@ func (s *SettingsService) UpdateWith(ctx context.Context, ext any, patch func(*S
 		if v.err != nil {
 			return nil, v.err
 		}
-		st.GeneralSettings = cur.GeneralSettings
-		keys := st.Keys
-		st.AISettings, st.AISettings.Keys = cur.AI, nil
-		st.Keys = keys
+		st.GeneralSettings, st.AISettings = cur.GeneralSettings, cur.AI
+		st.AISettings.Keys = nil // the masked keys; st.Keys holds the stored ones
 		if err := s.applyKeys(&st, changedKeys(before.AI.Keys, cur.AI.Keys)); err != nil {
 			return nil, err
 		}
