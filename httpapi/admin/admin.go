@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/httpapi"
 	"github.com/contentgen/contentgen/httpapi/auth"
 )
 

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/httpapi"
 	"github.com/contentgen/contentgen/httpapi/admin"
 	"github.com/contentgen/contentgen/httpapi/auth"
 )
