@@ -55,7 +55,7 @@ func (g *Generator) GenerateComments(ctx context.Context, req CommentsRequest) (
 		pendingPct: v.intIn("pending_percentage", req.PendingPercentage, 10, 0, 100),
 		anonPct:    v.intIn("anonymous_percentage", req.AnonymousPercentage, 70, 0, 100),
 		avatarPct:  v.intIn("avatar_percentage", req.AvatarPercentage, 60, 0, 100),
-		provider:   v.enum("avatar_provider", req.AvatarProvider, providers.Curated, providers.Slugs()...),
+		provider:   v.enum("avatar_provider", req.AvatarProvider, s.DefaultImageProvider, providers.Slugs()...),
 	}
 	if v.err == nil && cp.min > cp.max {
 		v.fail(invalid("comments_per_post_max", "comments_per_post_max (%d) must not be less than comments_per_post_min (%d)", cp.max, cp.min))

@@ -42,7 +42,7 @@ func TestDeadProviderCostsTwoAttemptsPerRun(t *testing.T) {
 	seed := int64(1)
 	gen, err := contentgen.New(host, history.NewMemStore(clock), &contentgen.Config{Seed: &seed, Now: clock, ImageConcurrency: 1, ImageProviders: []providers.ImageProvider{dead}})
 	require.NoError(t, err)
-	res, err := gen.GenerateUsers(context.Background(), contentgen.UsersRequest{Count: new(40)})
+	res, err := gen.GenerateUsers(context.Background(), contentgen.UsersRequest{Count: new(40), AvatarProvider: providers.Curated})
 	require.NoError(t, err, "an avatar never fails a run")
 	require.Len(t, res.IDs, 40)
 	require.EqualValues(t, 2, dead.calls.Load(), "after two failures in a row the run asks nothing more")

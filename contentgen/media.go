@@ -24,8 +24,14 @@ import (
 //
 // Within a run a provider that fails twice in a row is asked nothing
 // more: the images left are skipped at once and counted in one warning.
+// One that cannot be reached at all (no such host, no route, connection
+// refused) is asked nothing more after its first failure, by this run or
+// by any other during the cool-down of its breaker, which is kept with
+// the site's state; the warning names it and suggests provider_local.
 func (g *Generator) fetchImages(ctx context.Context, rn *run, prov providers.ImageProvider, reqs []providers.ImageRequest, meta map[string]any) ([]int64, error) {
 	slug := prov.Info().Slug
+	g.restoreBreaker(ctx, slug)
+	defer g.keepBreaker(context.WithoutCancel(ctx), slug)
 	if b, err := providers.NewBreaker(prov, &providers.BreakerOptions{Failures: 2, CoolDown: runCoolDown, Now: g.now}); err == nil {
 		prov = b
 	}
@@ -78,10 +84,11 @@ func (g *Generator) fetchImages(ctx context.Context, rn *run, prov providers.Ima
 		return nil, err
 	}
 	ids := make([]int64, len(reqs))
-	skipped, unkept := 0, 0
+	skipped, unkept, offline := 0, 0, false
 	for i, img := range imgs {
-		if errors.Is(errs[i], providers.ErrProviderDown) {
+		if errors.Is(errs[i], providers.ErrProviderDown) || providers.Unreachable(errs[i]) {
 			skipped++
+			offline = offline || providers.Unreachable(errs[i])
 			continue
 		}
 		if errs[i] != nil || img == nil {
@@ -108,8 +115,12 @@ func (g *Generator) fetchImages(ctx context.Context, rn *run, prov providers.Ima
 		ids[i] = id
 		rn.info("Image %d of %d stored (%dx%d)", i+1, len(reqs), img.Width, img.Height)
 	}
-	if skipped > 0 {
-		rn.warn("%d images from %s were skipped: the provider is unavailable", skipped, slug)
+	switch {
+	case offline:
+		// One warning per run, whatever kinds of image it wanted.
+		rn.warn("%s could not be reached (no network?), so its images were skipped; %s draws images offline: choose it in the request or as the default_image_provider setting", slug, providers.Local)
+	case skipped > 0:
+		rn.warn("%d images from %s were skipped: the provider is unavailable (%s draws images offline)", skipped, slug, providers.Local)
 	}
 	if unkept > 0 {
 		rn.warn("%d images from %s were left out: the site keeps no media files, and these images have no URL to be recorded by", unkept, slug)

@@ -177,7 +177,7 @@ type UsersRequest struct {
 	Role         string
 	AllowedRoles []string
 	// GenerateAvatars (default true) draws a portrait per user from
-	// AvatarProvider (default provider_curated).
+	// AvatarProvider (default: the DefaultImageProvider setting).
 	GenerateAvatars *bool
 	AvatarProvider  string
 	// DeleteExisting first removes all generated users.
@@ -204,8 +204,10 @@ type CommentsRequest struct {
 	PendingPercentage   *int
 	AnonymousPercentage *int
 	AvatarPercentage    *int
-	AvatarProvider      string
-	Locale              string
+	// AvatarProvider draws the avatars (default: the DefaultImageProvider
+	// setting).
+	AvatarProvider string
+	Locale         string
 	// DateFrom and DateTo bound the dates of the comments, which always
 	// come after their post (and replies after their parent) and never
 	// after now.

@@ -27,7 +27,7 @@ func (g *Generator) GenerateUsers(ctx context.Context, req UsersRequest) (*Resul
 	v := validator{}
 	count := v.count(req.Count, s.DefaultUserCount, g.cfg.MaxCount)
 	avatars := boolOr(req.GenerateAvatars, true)
-	provider := v.enum("avatar_provider", req.AvatarProvider, providers.Curated, providers.Slugs()...)
+	provider := v.enum("avatar_provider", req.AvatarProvider, s.DefaultImageProvider, providers.Slugs()...)
 	if v.err != nil {
 		return nil, v.err
 	}

@@ -331,18 +331,19 @@ func newPostsRecord(res *contentgen.PostsResult, m messages) postsRecord {
 
 // itemsRecord is the answer of a terms, users or comments run.
 type itemsRecord struct {
-	Success      bool    `json:"success"`
-	Count        int     `json:"count"`
-	IDs          []int64 `json:"ids"`
-	DeletedCount int     `json:"deleted_count"`
-	Message      string  `json:"message"`
-	TimeSaved    string  `json:"time_saved"`
+	Success      bool     `json:"success"`
+	Count        int      `json:"count"`
+	IDs          []int64  `json:"ids"`
+	DeletedCount int      `json:"deleted_count"`
+	Message      string   `json:"message"`
+	Warnings     []string `json:"warnings"`
+	TimeSaved    string   `json:"time_saved"`
 }
 
 func newItemsRecord(res *contentgen.Result, msg string) itemsRecord {
 	return itemsRecord{
 		Success: true, Count: len(res.IDs), IDs: res.IDs, DeletedCount: res.Deleted,
-		Message: msg, TimeSaved: newDuration(res.TimeSaved).Formatted,
+		Message: msg, Warnings: nonNil(res.Warnings), TimeSaved: newDuration(res.TimeSaved).Formatted,
 	}
 }
 

@@ -66,9 +66,10 @@ func (s BreakerState) String() string {
 }
 
 // Breaker is an ImageProvider that wraps another and stops asking it
-// after Failures failures in a row: for CoolDown it answers at once with
-// an error wrapping ErrProviderDown, then lets one trial request through
-// (half-open) and closes again when that succeeds. Make one per provider
+// after Failures failures in a row, or after one failure that says the
+// service cannot be reached at all (Unreachable): for CoolDown it answers
+// at once with an error wrapping ErrProviderDown, then lets one trial
+// request through (half-open) and closes again when that succeeds. Make one per provider
 // and per run (or per process, with a short cool-down); Skipped counts the
 // requests it refused, for the run's warnings. It is safe for concurrent
 // use.
@@ -84,8 +85,21 @@ type Breaker struct {
 	state    BreakerState
 	failed   int       // failures in a row while closed
 	openedAt time.Time // when the breaker last opened
+	offline  bool      // it opened because the service could not be reached
 	trial    bool      // a half-open trial is in flight
 	skipped  int
+}
+
+// BreakerSnapshot is what a Breaker remembers of an opening, for keeping
+// it beyond the process (Snapshot, Restore).
+type BreakerSnapshot struct {
+	// Open is set while the breaker is open or half-open.
+	Open bool `json:"open"`
+	// OpenedAt is when the breaker last opened.
+	OpenedAt time.Time `json:"opened_at,omitzero"`
+	// Unreachable is set when it opened because the service could not be
+	// reached at all (see Unreachable).
+	Unreachable bool `json:"unreachable,omitempty"`
 }
 
 var _ ImageProvider = (*Breaker)(nil)
@@ -133,6 +147,33 @@ func (b *Breaker) State() BreakerState {
 	return b.state
 }
 
+// Snapshot returns what the breaker remembers of its last opening; Open
+// is false while it is closed.
+func (b *Breaker) Snapshot() BreakerSnapshot {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.state == BreakerClosed {
+		return BreakerSnapshot{}
+	}
+	return BreakerSnapshot{Open: true, OpenedAt: b.openedAt, Unreachable: b.offline}
+}
+
+// Restore opens the breaker as s says, so that an opening recorded by
+// another process (or before a restart) is honoured for the rest of its
+// cool-down. It does nothing when s is not open, or when the breaker
+// opened at s.OpenedAt or later itself.
+func (b *Breaker) Restore(s BreakerSnapshot) {
+	if !s.Open {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.state != BreakerClosed && !s.OpenedAt.After(b.openedAt) {
+		return
+	}
+	b.state, b.openedAt, b.offline, b.trial = BreakerOpen, s.OpenedAt, s.Unreachable, false
+}
+
 // Skipped returns the number of requests refused with ErrProviderDown.
 func (b *Breaker) Skipped() int {
 	b.mu.Lock()
@@ -173,21 +214,25 @@ func (b *Breaker) admit() (trial bool, err error) {
 		}
 	}
 	b.skipped++
+	if b.offline {
+		return false, fmt.Errorf("%w: %s: %w", ErrProviderDown, b.slug, ErrUnreachable)
+	}
 	return false, fmt.Errorf("%w: %s", ErrProviderDown, b.slug)
 }
 
 // record counts the outcome of a request admitted by admit.
 func (b *Breaker) record(ctx context.Context, trial bool, err error) {
 	failed := err != nil && b.counts(ctx, err)
+	offline := failed && Unreachable(err)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if trial {
 		b.trial = false
 		switch {
 		case failed:
-			b.state, b.openedAt = BreakerOpen, b.now()
+			b.state, b.openedAt, b.offline = BreakerOpen, b.now(), offline
 		case err == nil:
-			b.state, b.failed = BreakerClosed, 0
+			b.state, b.failed, b.offline = BreakerClosed, 0, false
 		default:
 			// Neither success nor failure (the caller gave up): the next
 			// request is the trial.
@@ -200,8 +245,8 @@ func (b *Breaker) record(ctx context.Context, trial bool, err error) {
 	switch {
 	case failed:
 		b.failed++
-		if b.failed >= b.failures {
-			b.state, b.openedAt = BreakerOpen, b.now()
+		if b.failed >= b.failures || offline {
+			b.state, b.openedAt, b.offline = BreakerOpen, b.now(), offline
 		}
 	case err == nil:
 		b.failed = 0

@@ -3,6 +3,8 @@ package providers_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -273,4 +275,68 @@ func TestNewBreakerValidates(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, providers.Random, b.Info().Slug)
 	require.Equal(t, "closed", b.State().String())
+}
+
+// TestBreakerOpensAtOnceWhenUnreachable: one failure saying the service
+// cannot be reached at all opens the breaker, and what it refuses says so.
+func TestBreakerOpensAtOnceWhenUnreachable(t *testing.T) {
+	t.Parallel()
+	clock := newFakeClock()
+	p := &flaky{err: fmt.Errorf("remote: %w: %w", providers.ErrUnreachable, &net.DNSError{Err: "no such host", Name: "example.com", IsNotFound: true})}
+	p.down.Store(true)
+	b := newBreaker(t, p, clock)
+	ctx := context.Background()
+
+	_, err := b.Image(ctx, breakerReq)
+	require.ErrorIs(t, err, providers.ErrUnreachable)
+	require.Equal(t, providers.BreakerOpen, b.State(), "open after one failure, not three")
+	_, err = b.Image(ctx, breakerReq)
+	require.ErrorIs(t, err, providers.ErrProviderDown)
+	require.ErrorIs(t, err, providers.ErrUnreachable)
+	require.Equal(t, int32(1), p.calls.Load())
+	snap := b.Snapshot()
+	require.Equal(t, providers.BreakerSnapshot{Open: true, OpenedAt: clock.Now(), Unreachable: true}, snap)
+
+	// Another failure kind still needs failures in a row.
+	q := &flaky{}
+	q.down.Store(true)
+	c := newBreaker(t, q, clock)
+	_, _ = c.Image(ctx, breakerReq)
+	require.Equal(t, providers.BreakerClosed, c.State())
+	require.Equal(t, providers.BreakerSnapshot{}, c.Snapshot())
+}
+
+// TestBreakerRestore: an opening kept elsewhere (another process, an
+// earlier run) is honoured for the rest of its cool-down.
+func TestBreakerRestore(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	clock := newFakeClock()
+	opened := clock.Now()
+	clock.Advance(40 * time.Second)
+	p := &flaky{}
+	b := newBreaker(t, p, clock)
+	b.Restore(providers.BreakerSnapshot{}) // nothing open: nothing changes
+	require.Equal(t, providers.BreakerClosed, b.State())
+
+	b.Restore(providers.BreakerSnapshot{Open: true, OpenedAt: opened, Unreachable: true})
+	_, err := b.Image(ctx, breakerReq)
+	require.ErrorIs(t, err, providers.ErrProviderDown)
+	require.ErrorIs(t, err, providers.ErrUnreachable)
+	require.Zero(t, p.calls.Load())
+
+	// The cool-down counts from the original opening: 20 s later, a trial.
+	clock.Advance(20 * time.Second)
+	_, err = b.Image(ctx, breakerReq)
+	require.NoError(t, err)
+	require.Equal(t, providers.BreakerClosed, b.State())
+
+	// An older opening does not reopen a breaker that opened since.
+	p.down.Store(true)
+	for range 3 {
+		_, _ = b.Image(ctx, breakerReq)
+	}
+	mine := b.Snapshot()
+	b.Restore(providers.BreakerSnapshot{Open: true, OpenedAt: opened})
+	require.Equal(t, mine, b.Snapshot())
 }

@@ -3,6 +3,8 @@ package providers
 import (
 	"errors"
 	"fmt"
+	"net"
+	"syscall"
 	"time"
 )
 
@@ -21,7 +23,26 @@ var (
 	// ErrNoResults means a searching provider found no image for the
 	// request (for example no picture for a category).
 	ErrNoResults = errors.New("providers: no image found")
+	// ErrUnreachable means the provider's service could not be reached at
+	// all: its host name did not resolve, no route led to it, or it
+	// refused the connection. Retrying cannot help while the machine is
+	// offline, so remote providers return it after the first attempt and
+	// a Breaker opens at once.
+	ErrUnreachable = errors.New("providers: the provider could not be reached")
 )
+
+// Unreachable reports whether err says that a service could not be
+// reached at all (see ErrUnreachable): it wraps ErrUnreachable, a failed
+// name lookup (*net.DNSError), or a refused connection or missing route
+// (ECONNREFUSED, ENETUNREACH, EHOSTUNREACH). A timeout, a reset
+// connection or a TLS failure is not: the service may answer the next
+// request.
+func Unreachable(err error) bool {
+	var dns *net.DNSError
+	return err != nil && (errors.Is(err, ErrUnreachable) || errors.As(err, &dns) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ENETUNREACH) ||
+		errors.Is(err, syscall.EHOSTUNREACH))
+}
 
 // StatusError is a non-success HTTP status from a remote image service,
 // returned after retries (for 429 and 5xx) were used up or not allowed.

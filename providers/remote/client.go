@@ -165,6 +165,10 @@ func (c *client) get(ctx context.Context, rawURL, accept string, seed uint64) (*
 		switch {
 		case err != nil && permanent(err):
 			return nil, err
+		case err != nil && providers.Unreachable(err):
+			// No such host, no route, connection refused: the next
+			// attempt would fail the same way, after a backoff.
+			return nil, fmt.Errorf("%w: %w", providers.ErrUnreachable, err)
 		case err != nil: // network trouble or attempt timeout: retry
 		case status == http.StatusTooManyRequests || status >= 500 && status != 501 && status != 505:
 			retryAfter, hasRetryAfter = parseRetryAfter(hdr.Get("Retry-After"), c.o.Now())

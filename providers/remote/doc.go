@@ -16,7 +16,10 @@
 // # Robustness
 //
 // Every request has a per-attempt timeout and is retried with exponential
-// backoff on HTTP 429 and 5xx answers and on network errors. A Retry-After
+// backoff on HTTP 429 and 5xx answers and on network errors, except a
+// service that cannot be reached at all (its name does not resolve, no
+// route, connection refused: providers.Unreachable), which fails at once
+// with providers.ErrUnreachable, as on a machine without a network. A Retry-After
 // header is honoured when it is within Options.MaxRetryWait; when the
 // service asks for a longer pause the provider gives up at once with a
 // *providers.StatusError carrying RetryAfter, so that a throttled service

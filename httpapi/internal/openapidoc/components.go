@@ -95,7 +95,7 @@ func schemas() obj {
 		"post_status":                     withDefault(enum("random picks among the statuses.", append(postStatuses[:len(postStatuses):len(postStatuses)], "random")...), "publish"),
 		"set_featured_image":              withDefault(boolean("No effect when the post type has no thumbnail support."), true),
 		"download_images":                 withDefault(boolean("true downloads new images; false reuses images of the media library."), true),
-		"image_provider":                  withDefault(enum("", imageProviders...), "provider_curated"),
+		"image_provider":                  enum("Default: the default_image_provider setting.", imageProviders...),
 		"image_category":                  str("A category hint, ignored by providers without category support."),
 		"image_width":                     withDefault(intIn(100, 4000, ""), 1200),
 		"image_height":                    withDefault(intIn(100, 4000, ""), 800),
@@ -152,6 +152,7 @@ func schemas() obj {
 		"ids":           ids("The items created."),
 		"deleted_count": count("Items removed by delete_existing."),
 		"message":       str(""),
+		"warnings":      strList("Steps that failed without failing the run, such as avatars an image provider could not give."),
 		"time_saved":    str("Formatted estimate."),
 	}), "The generation result of terms, users and comments."))
 
