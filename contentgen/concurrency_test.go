@@ -64,7 +64,7 @@ func TestConcurrentGenerationAndDeletion(t *testing.T) {
 			return err
 		}},
 		{"delete posts", func(r *rand.Rand) error {
-			_, err := gen.DeletePosts(ctx, contentgen.DeletePostsRequest{PostType: "post", DeleteRelatedComments: true, DeleteRelatedTerms: r.IntN(2) == 0, DeleteRelatedAuthors: r.IntN(2) == 0})
+			_, err := gen.DeletePosts(ctx, contentgen.DeletePostsRequest{PostType: "post", DeleteRelatedComments: new(true), DeleteRelatedTerms: new(r.IntN(2) == 0), DeleteRelatedAuthors: new(r.IntN(2) == 0)})
 			return err
 		}},
 		{"history entry", func(r *rand.Rand) error {

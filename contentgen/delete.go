@@ -493,24 +493,41 @@ func (rm *Removed) count(kind ObjectKind) *int {
 	return &rm.Media
 }
 
+// postsDeletion is what a DeletePostsRequest removes besides the posts,
+// its options completed by the settings.
+type postsDeletion struct {
+	related, media, terms, authors, comments bool
+}
+
+func newPostsDeletion(req *DeletePostsRequest, s *Settings) postsDeletion {
+	return postsDeletion{
+		related:  req.DeleteRelatedPosts,
+		media:    boolOr(req.DeleteRelatedMedia, s.DeleteRelatedMedia) || s.DeleteMediaWithPosts,
+		terms:    boolOr(req.DeleteRelatedTerms, s.DeleteRelatedTerms),
+		authors:  boolOr(req.DeleteRelatedAuthors, s.DeleteRelatedAuthors),
+		comments: boolOr(req.DeleteRelatedComments, s.DeleteRelatedComments),
+	}
+}
+
 // relatedDeletes are what DeletePosts removes along with the posts: the
 // items generated for them, found by the origin their history entry
 // records, each removed when its option (or setting) says so.
 var relatedDeletes = []struct {
 	kind   ObjectKind
 	origin string
-	wanted func(req *DeletePostsRequest, s *Settings) bool
+	wanted func(d postsDeletion) bool
 }{
-	{KindPost, "related", func(r *DeletePostsRequest, _ *Settings) bool { return r.DeleteRelatedPosts }},
-	{KindMedia, "featured_image", func(r *DeletePostsRequest, s *Settings) bool { return r.DeleteRelatedMedia || s.DeleteMediaWithPosts }},
-	{KindTerm, "posts", func(r *DeletePostsRequest, _ *Settings) bool { return r.DeleteRelatedTerms }},
-	{KindUser, "author", func(r *DeletePostsRequest, _ *Settings) bool { return r.DeleteRelatedAuthors }},
+	{KindPost, "related", func(d postsDeletion) bool { return d.related }},
+	{KindMedia, "featured_image", func(d postsDeletion) bool { return d.media }},
+	{KindTerm, "posts", func(d postsDeletion) bool { return d.terms }},
+	{KindUser, "author", func(d postsDeletion) bool { return d.authors }},
 }
 
 // DeletePosts permanently removes the generated posts of a post type (or of
-// every type with DeleteScope "all") and, as requested, the comments,
-// related posts, media, terms and authors generated with them. It works
-// in chunks of the batch size.
+// every type with DeleteScope "all") and, as requested (or, for options
+// the request leaves nil, as the settings say), the comments, related
+// posts, media, terms and authors generated with them. It works in
+// chunks of the batch size.
 func (g *Generator) DeletePosts(ctx context.Context, req DeletePostsRequest) (Removed, error) {
 	s, err := g.settings.load(ctx)
 	if err != nil {
@@ -541,11 +558,12 @@ func (g *Generator) deletePosts(ctx context.Context, req DeletePostsRequest, s S
 	if err != nil {
 		return rm, err
 	}
-	featured, err := g.featuredToDelete(ctx, &req, &s, ids)
+	want := newPostsDeletion(&req, &s)
+	featured, err := g.featuredToDelete(ctx, want, ids)
 	if err != nil {
 		return rm, err
 	}
-	if req.DeleteRelatedComments {
+	if want.comments {
 		// The generated comments on posts of the scope go, also those on
 		// hand-made posts and whether or not generated posts remain.
 		if rm.Comments, err = g.deleteGenerated(ctx, KindComment, deleteScope{subtypes: types}, true); err != nil {
@@ -569,7 +587,7 @@ func (g *Generator) deletePosts(ctx context.Context, req DeletePostsRequest, s S
 	}
 	for _, postType := range scopeTypes(types) {
 		for _, d := range relatedDeletes {
-			if !d.wanted(&req, &s) {
+			if !d.wanted(want) {
 				continue
 			}
 			meta := map[string]string{"origin": d.origin}
@@ -621,8 +639,8 @@ func (g *Generator) deleteRelated(ctx context.Context, kind ObjectKind, meta map
 
 // featuredToDelete returns the featured images of the posts ids when
 // their media is to be deleted with them.
-func (g *Generator) featuredToDelete(ctx context.Context, req *DeletePostsRequest, s *Settings, ids []int64) ([]int64, error) {
-	if !req.DeleteRelatedMedia && !s.DeleteMediaWithPosts || len(ids) == 0 {
+func (g *Generator) featuredToDelete(ctx context.Context, want postsDeletion, ids []int64) ([]int64, error) {
+	if !want.media || len(ids) == 0 {
 		return nil, nil
 	}
 	posts, err := g.host.Posts(ctx, PostQuery{IDs: OnlyIDs(ids...)})

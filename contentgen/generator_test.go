@@ -419,7 +419,7 @@ func TestDeletionKeepsHandMadeContent(t *testing.T) {
 	hand, err := f.host.CreatePosts(ctx, []contentgen.Post{{Type: "post", Status: "publish", Title: "Written by hand", AuthorID: authors[0].ID}})
 	require.NoError(t, err)
 
-	del, err := f.gen.DeletePosts(ctx, contentgen.DeletePostsRequest{PostType: "post", DeleteRelatedTerms: true, DeleteRelatedAuthors: true})
+	del, err := f.gen.DeletePosts(ctx, contentgen.DeletePostsRequest{PostType: "post", DeleteRelatedTerms: new(true), DeleteRelatedAuthors: new(true)})
 	require.NoError(t, err)
 	require.Equal(t, 5, del.Posts)
 	require.Equal(t, 2, del.Users)

@@ -324,13 +324,18 @@ func (m *deletionModel) DeleteByIDs(t *rapid.T) {
 // DeletePosts deletes the generated posts of a type or of all types, in
 // chunks of the batch size, with what was generated with them as asked.
 func (m *deletionModel) DeletePosts(t *rapid.T) {
+	// An option left nil follows its setting, true by default.
+	option := func(name string) *bool {
+		return rapid.SampledFrom([]*bool{nil, new(true), new(false)}).Draw(t, name)
+	}
+	on := func(p *bool) bool { return p == nil || *p }
 	req := contentgen.DeletePostsRequest{
 		PostType:              rapid.SampledFrom(modelPostTypes).Draw(t, "post_type"),
 		DeleteScope:           rapid.SampledFrom([]string{"current_type", "all"}).Draw(t, "scope"),
-		DeleteRelatedMedia:    rapid.Bool().Draw(t, "media"),
-		DeleteRelatedTerms:    rapid.Bool().Draw(t, "terms"),
-		DeleteRelatedAuthors:  rapid.Bool().Draw(t, "authors"),
-		DeleteRelatedComments: rapid.Bool().Draw(t, "comments"),
+		DeleteRelatedMedia:    option("media"),
+		DeleteRelatedTerms:    option("terms"),
+		DeleteRelatedAuthors:  option("authors"),
+		DeleteRelatedComments: option("comments"),
 		DeleteRelatedPosts:    rapid.Bool().Draw(t, "related_posts"),
 	}
 	inScope := func(postType string) bool { return req.DeleteScope == "all" || postType == req.PostType }
@@ -349,20 +354,20 @@ func (m *deletionModel) DeletePosts(t *rapid.T) {
 	}
 	// The generated comments on posts of the scope go, also those on
 	// hand-made posts.
-	if req.DeleteRelatedComments {
+	if on(req.DeleteRelatedComments) {
 		want = append(want, m.selectGenerated(func(r ref, it genItem) bool { return r.kind == contentgen.KindComment && inScope(it.subtype) })...)
 	}
 	if req.DeleteRelatedPosts {
 		want = append(want, related(contentgen.KindPost, "related")...)
 	}
-	if req.DeleteRelatedMedia {
+	if on(req.DeleteRelatedMedia) {
 		want = append(want, related(contentgen.KindMedia, "featured_image")...)
 		want = append(want, m.selectGenerated(func(r ref, _ genItem) bool { return r.kind == contentgen.KindMedia && featured[r.id] })...)
 	}
-	if req.DeleteRelatedTerms {
+	if on(req.DeleteRelatedTerms) {
 		want = append(want, related(contentgen.KindTerm, "posts")...)
 	}
-	if req.DeleteRelatedAuthors {
+	if on(req.DeleteRelatedAuthors) {
 		want = append(want, related(contentgen.KindUser, "author")...)
 	}
 	rm, err := m.gen.DeletePosts(m.ctx, req)

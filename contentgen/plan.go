@@ -72,10 +72,10 @@ func (g *Generator) planPosts(ctx context.Context, req *PostsRequest, s Settings
 	p.del = DeletePostsRequest{
 		PostType:              p.pt.Name,
 		DeleteScope:           v.enum("delete_scope", req.DeleteScope, "current_type", "current_type", "all"),
-		DeleteRelatedMedia:    boolOr(req.DeleteRelatedMedia, s.DeleteRelatedMedia),
-		DeleteRelatedTerms:    boolOr(req.DeleteRelatedTerms, s.DeleteRelatedTerms),
-		DeleteRelatedAuthors:  boolOr(req.DeleteRelatedAuthors, s.DeleteRelatedAuthors),
-		DeleteRelatedComments: boolOr(req.DeleteRelatedComments, s.DeleteRelatedComments),
+		DeleteRelatedMedia:    req.DeleteRelatedMedia,
+		DeleteRelatedTerms:    req.DeleteRelatedTerms,
+		DeleteRelatedAuthors:  req.DeleteRelatedAuthors,
+		DeleteRelatedComments: req.DeleteRelatedComments,
 	}
 
 	p.autoComments = req.AutoComments

@@ -223,13 +223,18 @@ type CommentsRequest struct {
 type DeletePostsRequest struct {
 	PostType string
 	// DeleteScope is current_type (the default) or all post types.
-	DeleteScope          string
-	DeleteRelatedMedia   bool
-	DeleteRelatedTerms   bool
-	DeleteRelatedAuthors bool
+	DeleteScope string
+	// DeleteRelatedMedia, DeleteRelatedTerms and DeleteRelatedAuthors
+	// remove the featured images, terms and authors generated with the
+	// posts; nil means the setting of the same name (true by default).
+	// The DeleteMediaWithPosts setting removes the images whatever the
+	// request says.
+	DeleteRelatedMedia   *bool
+	DeleteRelatedTerms   *bool
+	DeleteRelatedAuthors *bool
 	// DeleteRelatedComments removes the generated comments on posts of the
-	// scope, hand-made posts included.
-	DeleteRelatedComments bool
+	// scope, hand-made posts included; nil means the setting.
+	DeleteRelatedComments *bool
 	DeleteRelatedPosts    bool
 }
 

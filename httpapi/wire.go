@@ -177,10 +177,10 @@ type deleteBody struct {
 type deletePostsBody struct {
 	PostType              string `json:"post_type"`
 	DeleteScope           string `json:"delete_scope"`
-	DeleteRelatedMedia    bool   `json:"delete_related_media"`
-	DeleteRelatedTerms    bool   `json:"delete_related_terms"`
-	DeleteRelatedAuthors  bool   `json:"delete_related_authors"`
-	DeleteRelatedComments bool   `json:"delete_related_comments"`
+	DeleteRelatedMedia    *bool  `json:"delete_related_media"`
+	DeleteRelatedTerms    *bool  `json:"delete_related_terms"`
+	DeleteRelatedAuthors  *bool  `json:"delete_related_authors"`
+	DeleteRelatedComments *bool  `json:"delete_related_comments"`
 	DeleteRelatedCPTs     bool   `json:"delete_related_cpts"`
 }
 

@@ -78,7 +78,7 @@ func TestGenerateWhileDeleting(t *testing.T) {
 			wg.Go(func() {
 				for r := range rounds * 2 {
 					_, err := gens[5].DeletePosts(ctx, contentgen.DeletePostsRequest{
-						PostType: "post", DeleteRelatedAuthors: true, DeleteRelatedComments: true, DeleteRelatedTerms: true,
+						PostType: "post", DeleteRelatedAuthors: new(true), DeleteRelatedComments: new(true), DeleteRelatedTerms: new(true),
 					})
 					report(fmt.Sprintf("deleting posts, round %d", r), err)
 				}

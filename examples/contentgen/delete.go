@@ -73,10 +73,10 @@ func (a *app) deletePostsCmd() *cobra.Command {
 	f.SortFlags = false
 	f.String("post-type", "", "post type whose generated posts are deleted (required)")
 	f.String("delete-scope", "current_type", "current_type or all (every post type)")
-	f.Bool("delete-related-media", false, "also delete the media generated for the posts")
-	f.Bool("delete-related-terms", false, "also delete the terms generated with the posts")
-	f.Bool("delete-related-authors", false, "also delete the authors generated with the posts")
-	f.Bool("delete-related-comments", false, "also delete the generated comments on posts of the scope")
+	f.Bool("delete-related-media", true, "also delete the media generated for the posts (default: the delete_related_media setting; =false keeps them)")
+	f.Bool("delete-related-terms", true, "also delete the terms generated with the posts (default: the delete_related_terms setting; =false keeps them)")
+	f.Bool("delete-related-authors", true, "also delete the authors generated with the posts (default: the delete_related_authors setting; =false keeps them)")
+	f.Bool("delete-related-comments", true, "also delete the generated comments on posts of the scope (default: the delete_related_comments setting; =false keeps them)")
 	f.Bool("delete-related-cpts", false, "also delete the related posts generated for relational fields")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		get := func(name string) bool { v, _ := f.GetBool(name); return v }
@@ -87,8 +87,8 @@ func (a *app) deletePostsCmd() *cobra.Command {
 		}
 		req := contentgen.DeletePostsRequest{
 			PostType: pt, DeleteScope: scope,
-			DeleteRelatedMedia: get("delete-related-media"), DeleteRelatedTerms: get("delete-related-terms"),
-			DeleteRelatedAuthors: get("delete-related-authors"), DeleteRelatedComments: get("delete-related-comments"),
+			DeleteRelatedMedia: changedBool(f, "delete-related-media"), DeleteRelatedTerms: changedBool(f, "delete-related-terms"),
+			DeleteRelatedAuthors: changedBool(f, "delete-related-authors"), DeleteRelatedComments: changedBool(f, "delete-related-comments"),
 			DeleteRelatedPosts: get("delete-related-cpts"),
 		}
 		return a.with(cmd, func(ctx context.Context, s *session) error {

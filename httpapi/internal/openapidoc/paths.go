@@ -137,10 +137,10 @@ func operations() []op {
 			body: body("", props{
 				"post_type":               str(""),
 				"delete_scope":            withDefault(enum("", "current_type", "all"), "current_type"),
-				"delete_related_media":    boolean(""),
-				"delete_related_terms":    boolean("Terms created during generation."),
-				"delete_related_authors":  boolean("Authors created during generation."),
-				"delete_related_comments": boolean(""),
+				"delete_related_media":    boolean("Featured images generated with the posts; defaults to the setting (the delete_media_with_posts setting deletes them always)."),
+				"delete_related_terms":    boolean("Terms created during generation; defaults to the setting."),
+				"delete_related_authors":  boolean("Authors created during generation; defaults to the setting."),
+				"delete_related_comments": boolean("Defaults to the setting."),
 				"delete_related_cpts":     boolean("Related posts linked through cross-type relationships."),
 			}, "post_type"), bodyRequired: true,
 			answer: ok(props{
