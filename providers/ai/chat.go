@@ -117,7 +117,13 @@ func (chatWire) answer(body []byte) ([]byte, error) {
 
 func (chatWire) testPath(model string) string { return "/v1/models/" + url.PathEscape(model) }
 
-func (chatWire) auth(h http.Header, key string) { h.Set("Authorization", "Bearer "+key) }
+func (chatWire) auth(h http.Header, key string) {
+	if key != "" {
+		h.Set("Authorization", "Bearer "+key)
+	}
+}
+
+func (chatWire) version() string { return "/v1" }
 
 func (chatWire) apiError(status int, body []byte) *APIError {
 	var r struct {

@@ -32,6 +32,7 @@ const (
 	DefaultMaxFieldsPerRequest = 40
 	DefaultRetryWait           = time.Second
 	DefaultMaxRetryWait        = 10 * time.Second
+	DefaultMaxRetries          = 1
 )
 
 // maxResponseBytes bounds the body read from a provider.
@@ -65,6 +66,19 @@ type Options struct {
 	// Logger receives retry and dropped-answer notes at debug and warn
 	// level; nil discards them. The key is never logged.
 	Logger *slog.Logger
+	// KeyOptional lets the client work without APIKey, sending no
+	// authentication header: for local servers (Ollama, llama.cpp, vLLM)
+	// that need no key. Without it a missing key fails every call.
+	KeyOptional bool
+	// MaxRetries is the number of retries of a 429 or 5xx answer; 0 means
+	// DefaultMaxRetries.
+	MaxRetries int
+	// Sleep waits d before a retry and returns early with ctx.Err() when
+	// ctx is done; nil means a timer. Tests inject one that waits for no
+	// wall clock.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Now is the clock that reads Retry-After dates; nil means time.Now.
+	Now func() time.Time
 }
 
 // String describes the options with the key masked, so that printing
@@ -130,9 +144,16 @@ type wire interface {
 	detect(model string, p prompt) (path string, body []byte, err error)
 	// answer extracts the JSON answer document from a success body.
 	answer(body []byte) ([]byte, error)
+	// write returns the path and JSON body of a writing request.
+	write(model string, req WriteRequest) (path string, body []byte, err error)
+	// written extracts the text and token usage of a writing answer.
+	written(body []byte) (*Written, error)
+	// version is the version path the client puts below the base URL.
+	version() string
 	// testPath is the path of the cheap GET used by Test.
 	testPath(model string) string
-	// auth sets the authentication headers.
+	// auth sets the authentication headers; an empty key (Options.KeyOptional)
+	// sets none.
 	auth(h http.Header, key string)
 	// apiError describes an error answer.
 	apiError(status int, body []byte) *APIError
@@ -150,6 +171,12 @@ type core struct {
 
 func newCore(slug string, opts Options, w wire) (*core, error) {
 	base := strings.TrimRight(strings.TrimSpace(opts.BaseURL), "/")
+	// The version path is the client's: a base URL given with it, as
+	// OpenAI-compatible servers document theirs
+	// (http://localhost:11434/v1), means the same root.
+	if v := w.version(); strings.HasSuffix(base, v) {
+		base = strings.TrimSuffix(base, v)
+	}
 	u, err := url.Parse(base)
 	if base == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("ai: %s: Options.BaseURL must be an absolute http or https URL, got %q", slug, opts.BaseURL)
@@ -170,6 +197,17 @@ func newCore(slug string, opts Options, w wire) (*core, error) {
 		return nil, fmt.Errorf("ai: %s: Options.RetryWait must not be negative", slug)
 	case opts.MaxRetryWait < 0:
 		return nil, fmt.Errorf("ai: %s: Options.MaxRetryWait must not be negative", slug)
+	case opts.MaxRetries < 0:
+		return nil, fmt.Errorf("ai: %s: Options.MaxRetries must not be negative", slug)
+	}
+	if opts.MaxRetries == 0 {
+		opts.MaxRetries = DefaultMaxRetries
+	}
+	if opts.Sleep == nil {
+		opts.Sleep = sleep
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
 	}
 	if opts.Timeout == 0 {
 		opts.Timeout = DefaultTimeout
@@ -196,6 +234,21 @@ func newCore(slug string, opts Options, w wire) (*core, error) {
 	return &core{slug: slug, opts: opts, base: base, http: hc, log: log.With("provider", slug), wire: w}, nil
 }
 
+// sleep waits d unless ctx is done first.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// keyMissing reports whether a call must fail for want of a key.
+func (c *core) keyMissing() bool { return c.opts.APIKey == "" && !c.opts.KeyOptional }
+
 func (c *core) notConfigured() error {
 	return fmt.Errorf("ai: %s: API key missing: %w", c.slug, providers.ErrNotConfigured)
 }
@@ -205,7 +258,7 @@ func (c *core) detect(ctx context.Context, postType string, fields []providers.F
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("ai: %s: %w", c.slug, err)
 	}
-	if c.opts.APIKey == "" {
+	if c.keyMissing() {
 		return nil, c.notConfigured()
 	}
 	fields = uniqueFields(fields)
@@ -245,7 +298,7 @@ func (c *core) test(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("ai: %s: %w", c.slug, err)
 	}
-	if c.opts.APIKey == "" {
+	if c.keyMissing() {
 		return c.notConfigured()
 	}
 	_, err := c.send(ctx, http.MethodGet, c.wire.testPath(c.opts.Model), nil, false)
@@ -267,17 +320,13 @@ func (c *core) send(ctx context.Context, method, path string, body []byte, retry
 		apiErr.Provider = c.slug
 		apiErr.StatusCode = status
 		apiErr.Message = cleanMessage(apiErr.Message, c.opts.APIKey)
-		if !retry || attempt > 1 || !retryable(status) {
+		if !retry || attempt > c.opts.MaxRetries || !retryable(status) {
 			return nil, apiErr
 		}
 		wait := c.retryWait(header)
 		c.log.WarnContext(ctx, "ai: retrying after API error", "status", status, "wait", wait)
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return nil, fmt.Errorf("ai: %s: waiting to retry: %w", c.slug, ctx.Err())
-		case <-t.C:
+		if err := c.opts.Sleep(ctx, wait); err != nil {
+			return nil, fmt.Errorf("ai: %s: waiting to retry: %w", c.slug, err)
 		}
 	}
 }
@@ -334,7 +383,7 @@ func (c *core) retryWait(h http.Header) time.Duration {
 				wait = time.Duration(secs * float64(time.Second))
 			}
 		} else if at, err := http.ParseTime(v); err == nil {
-			wait = max(time.Until(at), 0)
+			wait = max(at.Sub(c.opts.Now()), 0)
 		}
 	}
 	return min(wait, c.opts.MaxRetryWait)

@@ -1,6 +1,7 @@
-// Package ai holds AI field detectors: HTTP clients that ask a hosted model
-// which semantic type (email, price, city, ...) a custom field holds, plus
-// the pieces that make them safe to use in a generation run.
+// Package ai holds the clients of AI providers: HTTP clients that ask a
+// model which semantic type (email, price, city, ...) a custom field holds
+// and that have it write text, plus the pieces that make them safe to use
+// in a generation run.
 //
 // # Clients
 //
@@ -26,6 +27,19 @@
 // puts the key in a URL or a log line. Answers are never trusted blindly:
 // types outside the caller's known list, keys that were not asked about and
 // malformed entries are dropped, confidences are clamped to 0..1.
+//
+// # Writing
+//
+// Every client is also a [Writer]: Write sends a system prompt and a user
+// prompt as plain text in the provider's format (chat messages, a messages
+// request, or generate-content contents) and returns the answer's text
+// with the tokens the provider counted (estimated when it reports none).
+// Answers are untrusted text: callers sanitise them. A base URL may carry
+// the client's version path (http://localhost:11434/v1, as
+// OpenAI-compatible servers such as Ollama, llama.cpp and vLLM document
+// theirs), and Options.KeyOptional lets a client talk to a local server
+// that needs no key. Retries (Options.MaxRetries) wait on Options.Sleep,
+// which tests replace.
 //
 // # Errors
 //

@@ -114,7 +114,13 @@ func (generateWire) answer(body []byte) ([]byte, error) {
 
 func (generateWire) testPath(model string) string { return "/v1beta/models/" + url.PathEscape(model) }
 
-func (generateWire) auth(h http.Header, key string) { h.Set("x-goog-api-key", key) }
+func (generateWire) auth(h http.Header, key string) {
+	if key != "" {
+		h.Set("x-goog-api-key", key)
+	}
+}
+
+func (generateWire) version() string { return "/v1beta" }
 
 func (generateWire) apiError(status int, body []byte) *APIError {
 	var r struct {

@@ -108,8 +108,12 @@ func (messagesWire) answer(body []byte) ([]byte, error) {
 
 func (messagesWire) testPath(model string) string { return "/v1/models/" + url.PathEscape(model) }
 
+func (messagesWire) version() string { return "/v1" }
+
 func (messagesWire) auth(h http.Header, key string) {
-	h.Set("x-api-key", key)
+	if key != "" {
+		h.Set("x-api-key", key)
+	}
 	h.Set("anthropic-version", MessagesAPIVersion)
 }
 
