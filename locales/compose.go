@@ -396,25 +396,27 @@ func (w *Writer) sectionRole(i, n, section int) (para, heading []frame) {
 
 // CommentOn returns a reader's comment on the post titled title: it
 // agrees, asks or tells of the reader's own experience, about the subject
-// the title names (see Pack.TitleSubject). Without a lexicon it is
-// Comment.
+// the title names (see Pack.TitleSubject), and may go on with sentences
+// that suit that move ([frames.comment.agree], .ask, .experience, else
+// [frames.comment]), so a question ends with thanks in advance and not
+// with "thanks again". Without a lexicon it is Comment.
 func (w *Writer) CommentOn(title string) string {
 	lx := w.lex()
 	if lx == nil {
 		return w.Comment()
 	}
 	w.focusTitle(title)
-	var lead []frame
+	var lead, more []frame
 	switch w.r.IntN(3) {
 	case 0:
-		lead = lx.roles["comment-agree"]
+		lead, more = lx.roles["comment-agree"], lx.frameRole("comment.agree")
 	case 1:
-		lead = lx.roles["comment-ask"]
+		lead, more = lx.roles["comment-ask"], lx.frameRole("comment.ask")
 	default:
-		lead = lx.roles["comment-experience"]
+		lead, more = lx.roles["comment-experience"], lx.frameRole("comment.experience")
 	}
 	w.appendLexSentence(lead)
-	if more := lx.roles["comment"]; len(more) > 0 {
+	if len(more) > 0 {
 		for k := w.r.IntN(3); k > 0; k-- {
 			w.space()
 			w.appendLexSentence(more)
