@@ -11,10 +11,26 @@
 // generated (Delete, DeletePosts, DeleteAll) and report the time saved.
 // Delete selects by an IDFilter: OnlyIDs(ids...) deletes those of the ids
 // that are generated (an empty list deletes nothing), the zero IDFilter
-// every generated item of the kind. Four small services hang off it:
+// every generated item of the kind. Five small services hang off it:
 // Templates (saved templates and custom fields), Settings (general and AI
-// settings, API keys), Media (the media library) and History (listing,
-// statistics and editing of the history alone).
+// settings, API keys), Media (the media library), History (listing,
+// statistics and editing of the history alone) and Content (reading what
+// is on the site).
+//
+// # Reading the site
+//
+// Every read of content goes through Content, a ContentService: pages
+// of posts, terms, users and media (ContentQuery: subtypes, statuses,
+// parent, Origin, search, Order, Page and PerPage) with the users,
+// terms, featured images and avatars they refer to resolved in one host
+// query per kind; one post with its comments; the site, post types,
+// taxonomies and roles. A page is listed by the host when it implements
+// Lister (filters, order, Limit and Offset, and the exact total, from
+// one reading, such as SQL with an index), otherwise by the Generator,
+// which reads the host's queries fallbackChunk items at a time and keeps
+// only the ids of matches (listing.go); either way the page's objects
+// are then read by their ids. A new filter goes into Listing, the
+// fallback and the hosts' Listers, and is checked by hosttest.
 //
 // Package memhost is an in-memory Host for tests and demos, and demosite
 // the demo site built on it; hosttest is the conformance suite for other

@@ -20,7 +20,8 @@ import (
 
 // Generator makes fake content in a Host, tracks it in a history Store and
 // removes it again. Templates, settings and the media library are reached
-// through Templates, Settings and Media. It is safe for concurrent use;
+// through Templates, Settings and Media, what is on the site through
+// Content. It is safe for concurrent use;
 // create one per host.
 type Generator struct {
 	cfg  Config
@@ -43,6 +44,7 @@ type Generator struct {
 	settings  *SettingsService
 	media     *MediaService
 	history   *HistoryService
+	content   *ContentService
 }
 
 // New returns a Generator over host, recording into hist. It is the one
@@ -109,6 +111,7 @@ func New(host Host, hist history.Store, cfg *Config) (*Generator, error) {
 	g.settings = &SettingsService{g: g}
 	g.media = &MediaService{g: g}
 	g.history = &HistoryService{g: g}
+	g.content = &ContentService{g: g}
 	return g, nil
 }
 

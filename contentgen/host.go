@@ -54,7 +54,7 @@ var (
 //     concurrent delete cannot slip in between.
 //
 // Optional capabilities are discovered by type assertion: Trasher,
-// Transactor, Exister, PostDeleter and MediaStorer; what a host stores
+// Transactor, Exister, PostDeleter, MediaStorer and Lister; what a host stores
 // besides content it says through Describer.
 type Host interface {
 	// Site describes the installation.

@@ -271,7 +271,9 @@ type Result struct {
 	Posts int
 	// Requested is the number of items a media download asked for.
 	Requested int
-	Warnings  []string
+	// Taxonomy is the taxonomy a terms run wrote to.
+	Taxonomy string
+	Warnings []string
 	// TimeSaved is the estimated work a person would have spent.
 	TimeSaved time.Duration
 }

@@ -450,7 +450,7 @@ func (g *Generator) GenerateTerms(ctx context.Context, req TermsRequest) (*Resul
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{IDs: []int64{}}
+	res := &Result{IDs: []int64{}, Taxonomy: tax.Name}
 	var work tally
 	defer func() { res.TimeSaved = g.addTimeSaved(ctx, work) }()
 	if req.DeleteExisting {

@@ -7,6 +7,11 @@
 // types carry no wire format: every answer is a record built here from
 // them (wire.go, records.go, wire_templates.go for templates, sync and
 // dependencies), so a change of the JSON the API answers with goes there.
+// Handlers never reach the Host: what exists on the site (the /content
+// endpoints, post types, taxonomies, roles, users and terms lists, the
+// site) is read through Generator.Content, which filters, counts and
+// pages; a new filter of a read endpoint is decoded here and belongs to
+// contentgen.ContentQuery.
 //
 // # Mounting
 //

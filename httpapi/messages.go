@@ -42,7 +42,7 @@ func (a *API) messages(ctx context.Context) messages {
 // messagesOf returns the messages of code, an admin_locale value.
 func (a *API) messagesOf(ctx context.Context, code string) messages {
 	if code == "" || code == "auto" {
-		site, err := a.g.Host().Site(ctx)
+		site, err := a.g.Content().Site(ctx)
 		if err != nil {
 			return messages{lang: "en"}
 		}

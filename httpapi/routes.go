@@ -99,11 +99,7 @@ func (a *API) generateTerms(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	tax := b.Taxonomy
-	if tax == "" {
-		tax = "category"
-	}
-	return ok(w, newItemsRecord(res, a.messages(r.Context()).TermsGenerated(len(res.IDs), tax)))
+	return ok(w, newItemsRecord(res, a.messages(r.Context()).TermsGenerated(len(res.IDs), res.Taxonomy)))
 }
 
 func (a *API) generateUsers(w http.ResponseWriter, r *http.Request) error {
@@ -453,20 +449,11 @@ func (a *API) postTypeSupports(w http.ResponseWriter, r *http.Request) error {
 // postType returns a registered post type that is not internal, or
 // invalid_post_type naming post_type.
 func (a *API) postType(r *http.Request, name string) (contentgen.PostType, error) {
-	types, err := a.g.Host().PostTypes(r.Context())
-	if err != nil {
-		return contentgen.PostType{}, err
-	}
-	for _, pt := range types {
-		if pt.Name == name && !pt.Internal {
-			return pt, nil
-		}
-	}
-	return contentgen.PostType{}, contentgen.Errorf(contentgen.CodeInvalidPostType, "post_type", "post_type %q is not a registered post type", name)
+	return a.g.Content().PostType(r.Context(), name)
 }
 
 func (a *API) taxonomies(w http.ResponseWriter, r *http.Request) error {
-	taxes, err := a.g.Host().Taxonomies(r.Context())
+	taxes, err := a.g.Content().Taxonomies(r.Context())
 	if err != nil {
 		return err
 	}
@@ -480,31 +467,26 @@ func (a *API) taxonomies(w http.ResponseWriter, r *http.Request) error {
 func (a *API) terms(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
 	name := r.PathValue("taxonomy")
-	tq := contentgen.TermQuery{Taxonomies: []string{name}, Search: q.str("search")}
-	tq.Limit = q.intIn("per_page", 100, 1, 1000)
+	cq := contentgen.ContentQuery{Subtypes: []string{name}, Search: q.str("search"), PerPage: q.intIn("per_page", 100, 1, 1000)}
 	if parent := q.int64Ptr("parent"); parent != nil {
 		if *parent < 0 {
 			q.fail(paramError("parent", "parent must not be negative, got %d", *parent))
 		}
-		tq.Parent, tq.HasParent = *parent, true
+		cq.Parent = parent
 	}
-	taxes, err := a.g.Host().Taxonomies(r.Context())
-	if err != nil {
+	if _, err := a.g.Content().Taxonomy(r.Context(), name); err != nil {
 		return err
-	}
-	if !slices.ContainsFunc(taxes, func(t contentgen.Taxonomy) bool { return t.Name == name }) {
-		return contentgen.Errorf(contentgen.CodeInvalidTaxonomy, "taxonomy", "taxonomy %q is not registered", name)
 	}
 	if q.err != nil {
 		return q.err
 	}
-	terms, err := a.g.Host().Terms(r.Context(), tq)
+	page, err := a.g.Content().Terms(r.Context(), cq)
 	if err != nil {
 		return err
 	}
-	out := make([]termRecord, len(terms))
-	for i := range terms {
-		out[i] = newTermRecord(&terms[i])
+	out := make([]termRecord, len(page.Items))
+	for i := range page.Items {
+		out[i] = newTermRecord(&page.Items[i])
 	}
 	return ok(w, struct {
 		Success  bool         `json:"success"`
@@ -550,7 +532,7 @@ func (a *API) postMeta(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) urlsInfo(w http.ResponseWriter, r *http.Request) error {
-	site, err := a.g.Host().Site(r.Context())
+	site, err := a.g.Content().Site(r.Context())
 	if err != nil {
 		return err
 	}
@@ -610,29 +592,28 @@ func apiURL(r *http.Request) string {
 
 func (a *API) users(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
-	uq := contentgen.UserQuery{Roles: q.list("roles"), Search: q.str("search")}
-	uq.Limit = q.intIn("per_page", 50, 1, 1000)
+	uq := contentgen.ContentQuery{Subtypes: q.list("roles"), Search: q.str("search"), PerPage: q.intIn("per_page", 50, 1, 1000)}
 	if q.err != nil {
 		return q.err
 	}
-	if len(uq.Roles) > 0 {
-		roles, err := a.g.Host().Roles(r.Context())
+	if len(uq.Subtypes) > 0 {
+		roles, err := a.g.Content().Roles(r.Context())
 		if err != nil {
 			return err
 		}
-		for _, name := range uq.Roles {
+		for _, name := range uq.Subtypes {
 			if !slices.ContainsFunc(roles, func(x contentgen.Role) bool { return x.Slug == name }) {
 				return paramError("roles", "roles names %q, which is not a registered role", name)
 			}
 		}
 	}
-	users, err := a.g.Host().Users(r.Context(), uq)
+	page, err := a.g.Content().Users(r.Context(), uq)
 	if err != nil {
 		return err
 	}
-	out := make([]userRecord, len(users))
-	for i := range users {
-		out[i] = newUserRecord(&users[i])
+	out := make([]userRecord, len(page.Items))
+	for i := range page.Items {
+		out[i] = newUserRecord(&page.Items[i].User)
 	}
 	return ok(w, struct {
 		Success bool         `json:"success"`
@@ -642,7 +623,7 @@ func (a *API) users(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) roles(w http.ResponseWriter, r *http.Request) error {
-	roles, err := a.g.Host().Roles(r.Context())
+	roles, err := a.g.Content().Roles(r.Context())
 	if err != nil {
 		return err
 	}

@@ -148,7 +148,7 @@ func (a *API) licenseActivate(w http.ResponseWriter, r *http.Request) error {
 	if a.license == nil {
 		return errNoLicensing
 	}
-	site, err := a.g.Host().Site(r.Context())
+	site, err := a.g.Content().Site(r.Context())
 	if err != nil {
 		return err
 	}

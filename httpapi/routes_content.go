@@ -1,10 +1,7 @@
 package httpapi
 
 import (
-	"context"
 	"net/http"
-	"slices"
-	"strconv"
 
 	"github.com/contentgen/contentgen/contentgen"
 )
@@ -21,21 +18,34 @@ func (a *API) contentRoutes() {
 	a.handle("GET /content/media", a.contentMedia)
 }
 
-// listPage is the paging of a read endpoint: per_page 1-100 (default
-// 20) and page from 1.
-type listPage struct{ perPage, page int }
-
-func (q *query) listPage() listPage {
-	return listPage{perPage: q.intIn("per_page", 20, 1, 100), page: q.intIn("page", 1, 1, 1_000_000)}
+// listQuery reads the paging of a read endpoint (per_page 1-100,
+// default 20, and page from 1), its search and its generated filter
+// into a query of the content service.
+func (q *query) listQuery() contentgen.ContentQuery {
+	return contentgen.ContentQuery{
+		Search: q.str("search"), Origin: q.origin(),
+		PerPage: q.intIn("per_page", 20, 1, 100), Page: q.intIn("page", 1, 1, 1_000_000),
+	}
 }
 
-// window returns the part of n items the page shows.
-func (p listPage) window(n int) (lo, hi int) {
-	lo = min((p.page-1)*p.perPage, n)
-	return lo, min(lo+p.perPage, n)
+// origin reads the optional generated=true|false parameter.
+func (q *query) origin() contentgen.Origin {
+	switch {
+	case !q.has("generated"):
+		return contentgen.AnyOrigin
+	case q.boolean("generated", false):
+		return contentgen.OnlyGenerated
+	}
+	return contentgen.NotGenerated
 }
 
-func (p listPage) pages(total int) int { return (total + p.perPage - 1) / p.perPage }
+// one returns a list of v, or none when v is empty.
+func one(v string) []string {
+	if v == "" {
+		return nil
+	}
+	return []string{v}
+}
 
 type authorRecord struct {
 	ID        int64  `json:"id"`
@@ -78,59 +88,6 @@ type commentRecord struct {
 	Status     string `json:"status"`
 }
 
-// resolver loads the users, terms and media that records refer to, one
-// host call per kind.
-type resolver struct {
-	users map[int64]contentgen.User
-	terms map[int64]contentgen.Term
-	media map[int64]contentgen.Media
-}
-
-func (a *API) resolve(ctx context.Context, userIDs, termIDs, mediaIDs []int64) (*resolver, error) {
-	h := a.g.Host()
-	rs := &resolver{users: map[int64]contentgen.User{}, terms: map[int64]contentgen.Term{}, media: map[int64]contentgen.Media{}}
-	if len(userIDs) > 0 {
-		users, err := h.Users(ctx, contentgen.UserQuery{IDs: contentgen.OnlyIDs(userIDs...)})
-		if err != nil {
-			return nil, err
-		}
-		for _, u := range users {
-			rs.users[u.ID] = u
-			if id, err := strconv.ParseInt(u.Meta[contentgen.AvatarKey], 10, 64); err == nil {
-				mediaIDs = append(mediaIDs, id)
-			}
-		}
-	}
-	if len(termIDs) > 0 {
-		terms, err := h.Terms(ctx, contentgen.TermQuery{IDs: contentgen.OnlyIDs(termIDs...)})
-		if err != nil {
-			return nil, err
-		}
-		for _, t := range terms {
-			rs.terms[t.ID] = t
-		}
-	}
-	if len(mediaIDs) > 0 {
-		media, err := h.Media(ctx, contentgen.MediaQuery{IDs: contentgen.OnlyIDs(mediaIDs...)})
-		if err != nil {
-			return nil, err
-		}
-		for _, m := range media {
-			rs.media[m.ID] = m
-		}
-	}
-	return rs, nil
-}
-
-// avatarOf returns the URL of the avatar an object's meta names.
-func (rs *resolver) avatarOf(m contentgen.Meta) string {
-	id, err := strconv.ParseInt(m[contentgen.AvatarKey], 10, 64)
-	if err != nil {
-		return ""
-	}
-	return thumbnailOf(rs.media[id])
-}
-
 // thumbnailOf is the URL of a media item's thumbnail, else of the item.
 func thumbnailOf(m contentgen.Media) string {
 	for _, s := range m.Sizes {
@@ -141,103 +98,57 @@ func thumbnailOf(m contentgen.Media) string {
 	return m.URL
 }
 
-func (rs *resolver) post(p *contentgen.Post) contentPostRecord {
+// avatarURL is the URL of an avatar's thumbnail, "" for none.
+func avatarURL(m *contentgen.Media) string {
+	if m == nil {
+		return ""
+	}
+	return thumbnailOf(*m)
+}
+
+func newContentPostRecord(v *contentgen.PostView) contentPostRecord {
+	p := &v.Post
 	rec := contentPostRecord{
 		ID: p.ID, PostType: p.Type, Status: p.Status, Title: p.Title, Excerpt: p.Excerpt,
-		Date: timestamp(p.Date), Terms: map[string][]termRef{}, Generated: p.Meta.Generated(),
+		Date: timestamp(p.Date), Terms: make(map[string][]termRef, len(v.Terms)), Generated: p.Meta.Generated(),
 	}
-	if u, ok := rs.users[p.AuthorID]; ok {
-		rec.Author = &authorRecord{ID: u.ID, Name: u.DisplayName, AvatarURL: rs.avatarOf(u.Meta)}
+	if u := v.Author; u != nil {
+		rec.Author = &authorRecord{ID: u.User.ID, Name: u.User.DisplayName, AvatarURL: avatarURL(u.Avatar)}
 	}
-	if m, ok := rs.media[p.FeaturedMediaID]; ok {
+	if m := v.FeaturedImage; m != nil {
 		rec.FeaturedMedia = &mediaRef{ID: m.ID, URL: m.URL, Alt: m.Title}
 	}
-	for tax, ids := range p.Terms {
-		refs := []termRef{}
-		for _, id := range ids {
-			if t, ok := rs.terms[id]; ok {
-				refs = append(refs, termRef{t.ID, t.Name, t.Slug})
-			}
+	for tax, terms := range v.Terms {
+		refs := make([]termRef, len(terms))
+		for i, t := range terms {
+			refs[i] = termRef{t.ID, t.Name, t.Slug}
 		}
 		rec.Terms[tax] = refs
 	}
 	return rec
 }
 
-// refsOf collects the users, terms and media posts refer to.
-func refsOf(posts []contentgen.Post) (users, terms, media []int64) {
-	for i := range posts {
-		p := &posts[i]
-		if p.AuthorID != 0 {
-			users = append(users, p.AuthorID)
-		}
-		if p.FeaturedMediaID != 0 {
-			media = append(media, p.FeaturedMediaID)
-		}
-		for _, ids := range p.Terms {
-			terms = append(terms, ids...)
-		}
-	}
-	return users, terms, media
-}
-
-// generatedFilter reads the optional generated=true|false parameter.
-func (q *query) generatedFilter() *bool {
-	if !q.has("generated") {
-		return nil
-	}
-	v := q.boolean("generated", false)
-	return &v
-}
-
-func keepGenerated(want *bool, m contentgen.Meta) bool { return want == nil || *want == m.Generated() }
-
 func (a *API) contentPosts(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
-	pq := contentgen.PostQuery{Search: q.str("search")}
-	if pt := q.str("post_type"); pt != "" {
-		pq.Types = []string{pt}
-	} else {
-		types, err := a.g.Host().PostTypes(r.Context())
-		if err != nil {
-			return err
-		}
-		for _, pt := range types {
-			if !pt.Internal {
-				pq.Types = append(pq.Types, pt.Name)
-			}
-		}
-	}
-	if st := q.str("status"); st != "" {
-		pq.Statuses = []string{st}
-	}
-	gen := q.generatedFilter()
-	pg := q.listPage()
+	cq := q.listQuery()
+	cq.Subtypes, cq.Statuses = one(q.str("post_type")), one(q.str("status"))
 	if q.err != nil {
 		return q.err
 	}
-	all, err := a.g.Host().Posts(r.Context(), pq)
+	page, err := a.g.Content().Posts(r.Context(), cq)
 	if err != nil {
 		return err
 	}
-	all = slices.DeleteFunc(all, func(p contentgen.Post) bool { return !keepGenerated(gen, p.Meta) })
-	lo, hi := pg.window(len(all))
-	posts := all[lo:hi]
-	users, terms, media := refsOf(posts)
-	rs, err := a.resolve(r.Context(), users, terms, media)
-	if err != nil {
-		return err
-	}
-	out := make([]contentPostRecord, len(posts))
-	for i := range posts {
-		out[i] = rs.post(&posts[i])
+	out := make([]contentPostRecord, len(page.Items))
+	for i := range page.Items {
+		out[i] = newContentPostRecord(&page.Items[i])
 	}
 	return ok(w, struct {
 		Success bool                `json:"success"`
 		Posts   []contentPostRecord `json:"posts"`
 		Total   int                 `json:"total"`
 		Pages   int                 `json:"pages"`
-	}{true, out, len(all), pg.pages(len(all))})
+	}{true, out, page.Total, page.Pages})
 }
 
 func (a *API) contentPost(w http.ResponseWriter, r *http.Request) error {
@@ -245,28 +156,7 @@ func (a *API) contentPost(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	ctx := r.Context()
-	posts, err := a.g.Host().Posts(ctx, contentgen.PostQuery{IDs: contentgen.OnlyIDs(id)})
-	if err != nil {
-		return err
-	}
-	if len(posts) == 0 {
-		return contentgen.Errorf(contentgen.CodeNotFound, "id", "post %d not found", id)
-	}
-	comments, err := a.g.Host().Comments(ctx, contentgen.CommentQuery{PostIDs: contentgen.OnlyIDs(id)})
-	if err != nil {
-		return err
-	}
-	users, terms, media := refsOf(posts)
-	for _, c := range comments {
-		if c.UserID != 0 {
-			users = append(users, c.UserID)
-		}
-		if mid, err := strconv.ParseInt(c.Meta[contentgen.AvatarKey], 10, 64); err == nil {
-			media = append(media, mid)
-		}
-	}
-	rs, err := a.resolve(ctx, users, terms, media)
+	d, err := a.g.Content().Post(r.Context(), id)
 	if err != nil {
 		return err
 	}
@@ -275,16 +165,13 @@ func (a *API) contentPost(w http.ResponseWriter, r *http.Request) error {
 		Content  string            `json:"content"`
 		Meta     map[string]string `json:"meta"`
 		Comments []commentRecord   `json:"comments"`
-	}{rs.post(&posts[0]), posts[0].Content, posts[0].Meta, make([]commentRecord, len(comments))}
+	}{newContentPostRecord(&d.PostView), d.Post.Content, d.Post.Meta, make([]commentRecord, len(d.Comments))}
 	if rec.Meta == nil {
 		rec.Meta = map[string]string{}
 	}
-	for i, c := range comments {
-		avatar := rs.avatarOf(c.Meta)
-		if u, ok := rs.users[c.UserID]; ok && avatar == "" {
-			avatar = rs.avatarOf(u.Meta)
-		}
-		rec.Comments[i] = commentRecord{ID: c.ID, Parent: c.ParentID, AuthorName: c.AuthorName, AvatarURL: avatar,
+	for i := range d.Comments {
+		c := &d.Comments[i].Comment
+		rec.Comments[i] = commentRecord{ID: c.ID, Parent: c.ParentID, AuthorName: c.AuthorName, AvatarURL: avatarURL(d.Comments[i].Avatar),
 			Content: c.Content, Date: timestamp(c.Date), Status: c.Status}
 	}
 	return ok(w, struct {
@@ -307,70 +194,50 @@ type contentUserRecord struct {
 
 func (a *API) contentUsers(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
-	uq := contentgen.UserQuery{Search: q.str("search")}
-	if role := q.str("role"); role != "" {
-		uq.Roles = []string{role}
-	}
-	gen := q.generatedFilter()
-	pg := q.listPage()
+	cq := q.listQuery()
+	cq.Subtypes = one(q.str("role"))
 	if q.err != nil {
 		return q.err
 	}
-	all, err := a.g.Host().Users(r.Context(), uq)
+	page, err := a.g.Content().Users(r.Context(), cq)
 	if err != nil {
 		return err
 	}
-	all = slices.DeleteFunc(all, func(u contentgen.User) bool { return !keepGenerated(gen, u.Meta) })
-	lo, hi := pg.window(len(all))
-	users := all[lo:hi]
-	ids := make([]int64, len(users))
-	for i, u := range users {
-		ids[i] = u.ID
-	}
-	rs, err := a.resolve(r.Context(), ids, nil, nil)
-	if err != nil {
-		return err
-	}
-	out := make([]contentUserRecord, len(users))
-	for i, u := range users {
+	out := make([]contentUserRecord, len(page.Items))
+	for i := range page.Items {
+		u := &page.Items[i].User
 		out[i] = contentUserRecord{ID: u.ID, Login: u.Login, DisplayName: u.DisplayName, Email: u.Email, Roles: nonNil(u.Roles),
-			Registered: timestamp(u.Registered), AvatarURL: rs.avatarOf(u.Meta), Description: u.Description, Generated: u.Meta.Generated()}
+			Registered: timestamp(u.Registered), AvatarURL: avatarURL(page.Items[i].Avatar), Description: u.Description, Generated: u.Meta.Generated()}
 	}
 	return ok(w, struct {
 		Success bool                `json:"success"`
 		Users   []contentUserRecord `json:"users"`
 		Total   int                 `json:"total"`
 		Pages   int                 `json:"pages"`
-	}{true, out, len(all), pg.pages(len(all))})
+	}{true, out, page.Total, page.Pages})
 }
 
 func (a *API) contentTerms(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
-	tq := contentgen.TermQuery{Search: q.str("search")}
-	if tax := q.str("taxonomy"); tax != "" {
-		tq.Taxonomies = []string{tax}
-	}
-	gen := q.generatedFilter()
-	pg := q.listPage()
+	cq := q.listQuery()
+	cq.Subtypes = one(q.str("taxonomy"))
 	if q.err != nil {
 		return q.err
 	}
-	all, err := a.g.Host().Terms(r.Context(), tq)
+	page, err := a.g.Content().Terms(r.Context(), cq)
 	if err != nil {
 		return err
 	}
-	all = slices.DeleteFunc(all, func(t contentgen.Term) bool { return !keepGenerated(gen, t.Meta) })
-	lo, hi := pg.window(len(all))
-	out := make([]termRecord, 0, hi-lo)
-	for i := lo; i < hi; i++ {
-		out = append(out, newTermRecord(&all[i]))
+	out := make([]termRecord, len(page.Items))
+	for i := range page.Items {
+		out[i] = newTermRecord(&page.Items[i])
 	}
 	return ok(w, struct {
 		Success bool         `json:"success"`
 		Terms   []termRecord `json:"terms"`
 		Total   int          `json:"total"`
 		Pages   int          `json:"pages"`
-	}{true, out, len(all), pg.pages(len(all))})
+	}{true, out, page.Total, page.Pages})
 }
 
 type contentMediaRecord struct {
@@ -387,30 +254,24 @@ type contentMediaRecord struct {
 
 func (a *API) contentMedia(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
-	mq := contentgen.MediaQuery{Search: q.str("search")}
-	gen := q.generatedFilter()
-	pg := q.listPage()
+	cq := q.listQuery()
 	if q.err != nil {
 		return q.err
 	}
-	all, err := a.g.Host().Media(r.Context(), mq)
+	page, err := a.g.Content().Media(r.Context(), cq)
 	if err != nil {
 		return err
 	}
-	all = slices.DeleteFunc(all, func(m contentgen.Media) bool {
-		return !keepGenerated(gen, m.Meta) && !(gen != nil && *gen && m.Meta[contentgen.UploadedKey] == contentgen.MarkerValue)
-	})
-	lo, hi := pg.window(len(all))
-	out := make([]contentMediaRecord, 0, hi-lo)
-	for i := lo; i < hi; i++ {
-		m := &all[i]
-		out = append(out, contentMediaRecord{ID: m.ID, Title: m.Title, URL: m.URL, Thumbnail: thumbnailOf(*m), MIMEType: m.MIMEType,
-			Width: m.Width, Height: m.Height, Date: timestamp(m.Date), Generated: m.Meta.Generated()})
+	out := make([]contentMediaRecord, len(page.Items))
+	for i := range page.Items {
+		m := &page.Items[i]
+		out[i] = contentMediaRecord{ID: m.ID, Title: m.Title, URL: m.URL, Thumbnail: thumbnailOf(*m), MIMEType: m.MIMEType,
+			Width: m.Width, Height: m.Height, Date: timestamp(m.Date), Generated: m.Meta.Generated()}
 	}
 	return ok(w, struct {
 		Success bool                 `json:"success"`
 		Media   []contentMediaRecord `json:"media"`
 		Total   int                  `json:"total"`
 		Pages   int                  `json:"pages"`
-	}{true, out, len(all), pg.pages(len(all))})
+	}{true, out, page.Total, page.Pages})
 }

@@ -166,7 +166,7 @@ func (a *API) mediaDownload(w http.ResponseWriter, r *http.Request) error {
 	}
 	images := []downloaded{}
 	if len(res.IDs) > 0 {
-		media, err := a.g.Host().Media(r.Context(), contentgen.MediaQuery{IDs: contentgen.OnlyIDs(res.IDs...)})
+		media, err := a.g.Content().MediaByID(r.Context(), res.IDs...)
 		if err != nil {
 			return err
 		}

@@ -107,7 +107,7 @@ func (a *API) listTemplates(w http.ResponseWriter, r *http.Request) error {
 // defined by a field adapter to its fields, taxonomies and adapters.
 func (a *API) adapterInfo(r *http.Request, only string) (map[string]adapterPostType, error) {
 	ctx := r.Context()
-	types, err := a.g.Host().PostTypes(ctx)
+	types, err := a.g.Content().PostTypes(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -323,7 +323,7 @@ func (a *API) templateTaxonomies(w http.ResponseWriter, r *http.Request, postTyp
 	if err != nil {
 		return err
 	}
-	taxes, err := a.g.Host().Taxonomies(r.Context())
+	taxes, err := a.g.Content().Taxonomies(r.Context())
 	if err != nil {
 		return err
 	}

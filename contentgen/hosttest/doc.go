@@ -42,5 +42,8 @@
 // commit and rollback (Transactor), bulk existence (Exister), deleting
 // posts with their comments in bulk (PostDeleter) and the round trip of
 // stored bytes (MediaStorer, unless the host's Capabilities say
-// MediaRecordsOnly).
+// MediaRecordsOnly), and listing (Lister: every filter of Listing, both
+// orders, pages at their boundaries, exact totals, also after deletes,
+// trash and a change of the marker meta; content the host held before
+// is taken as listed before the suite began).
 package hosttest

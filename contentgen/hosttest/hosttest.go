@@ -40,6 +40,7 @@ func Run(t *testing.T, newHost func(t *testing.T) contentgen.Host) {
 		{"Exister", existerTests()},
 		{"PostDeleter", postDeleterTests()},
 		{"MediaStorer", mediaStorerTests()},
+		{"Lister", listerTests()},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

@@ -120,7 +120,7 @@ func New(opts *Options) (http.Handler, error) {
 	// Images come from this server and from the site's address, which
 	// media URLs are built on and which may name the server differently.
 	img := "'self' data: blob:"
-	if site, err := o.Generator.Host().Site(context.Background()); err == nil {
+	if site, err := o.Generator.Content().Site(context.Background()); err == nil {
 		if u, err := url.Parse(site.URL); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
 			img += " " + u.Scheme + "://" + u.Host
 		}
@@ -218,7 +218,7 @@ func (h *handler) asset(w http.ResponseWriter, r *http.Request) {
 
 // language returns the language of the page, "en" or "de", and the site.
 func (h *handler) language(r *http.Request) (lang string, site contentgen.Site) {
-	site, err := h.o.Generator.Host().Site(r.Context())
+	site, err := h.o.Generator.Content().Site(r.Context())
 	if err != nil {
 		h.o.Logger.WarnContext(r.Context(), "admin: reading the site", "err", err)
 	}

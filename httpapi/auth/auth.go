@@ -82,18 +82,17 @@ func GeneratorDirectory(g *contentgen.Generator) Directory { return genDirectory
 type genDirectory struct{ g *contentgen.Generator }
 
 func (d genDirectory) Lookup(ctx context.Context, login string) (*Principal, error) {
-	users, err := d.g.Host().Users(ctx, contentgen.UserQuery{Login: login, Limit: 1})
-	if err != nil {
-		return nil, err
-	}
-	if len(users) == 0 {
+	u, err := d.g.Content().UserByLogin(ctx, login)
+	if errors.Is(err, contentgen.ErrNotFound) {
 		return nil, ErrBadCredentials
 	}
-	roles, err := d.g.Host().Roles(ctx)
 	if err != nil {
 		return nil, err
 	}
-	u := users[0]
+	roles, err := d.g.Content().Roles(ctx)
+	if err != nil {
+		return nil, err
+	}
 	p := &Principal{UserID: u.ID, Login: u.Login}
 	for _, role := range roles {
 		if slices.Contains(u.Roles, role.Slug) {
