@@ -416,11 +416,9 @@ func (w *Writer) CommentOn(title string) string {
 		lead, more = lx.roles["comment-experience"], lx.frameRole("comment.experience")
 	}
 	w.appendLexSentence(lead)
-	if len(more) > 0 {
-		for k := w.r.IntN(3); k > 0; k-- {
-			w.space()
-			w.appendLexSentence(more)
-		}
+	if len(more) > 0 && w.r.IntN(2) == 0 {
+		w.space()
+		w.appendLexSentence(more)
 	}
 	return w.out()
 }
