@@ -43,23 +43,35 @@ func (s *SettingsService) TestAI(ctx context.Context) error {
 
 // detector builds the client of slug with its stored key.
 func (s *SettingsService) detector(st *stored, slug string) (ai.Detector, error) {
+	opts, err := s.clientOptions(st, slug)
+	if err != nil {
+		return nil, err
+	}
+	return ai.New(slug, opts)
+}
+
+// clientOptions are the options of the client of slug with its key: the
+// stored key, else the key of Config.AIProviders, else none when the
+// options say the endpoint needs none (a local server).
+func (s *SettingsService) clientOptions(st *stored, slug string) (ai.Options, error) {
 	opts, ok := s.g.cfg.AIProviders[slug]
 	if !ok {
-		return nil, &Error{Code: CodeUnavailable, Param: "provider", Message: fmt.Sprintf("The AI provider %s is not set up on this server.", slug), Err: providers.ErrNotConfigured}
+		return ai.Options{}, &Error{Code: CodeUnavailable, Param: "provider", Message: fmt.Sprintf("The AI provider %s is not set up on this server.", slug), Err: providers.ErrNotConfigured}
 	}
-	c := st.Keys[slug]
-	if c == "" {
-		return nil, &Error{Code: CodeUnavailable, Param: slug + "_api_key", Message: "The API key is not configured.", Err: providers.ErrNotConfigured}
+	if c := st.Keys[slug]; c != "" {
+		key, err := s.openKey(c, slug)
+		if err != nil {
+			return ai.Options{}, &Error{Code: CodeUnavailable, Param: slug + "_api_key", Message: "The stored API key cannot be decrypted with this server's encryption key; store it again.", Err: err}
+		}
+		opts.APIKey = key
 	}
-	key, err := s.openKey(c, slug)
-	if err != nil {
-		return nil, &Error{Code: CodeUnavailable, Param: slug + "_api_key", Message: "The stored API key cannot be decrypted with this server's encryption key; store it again.", Err: err}
+	if opts.APIKey == "" && !opts.KeyOptional {
+		return ai.Options{}, &Error{Code: CodeUnavailable, Param: slug + "_api_key", Message: "The API key is not configured.", Err: providers.ErrNotConfigured}
 	}
-	opts.APIKey = key
 	if opts.Logger == nil {
 		opts.Logger = s.g.log
 	}
-	return ai.New(slug, opts)
+	return opts, nil
 }
 
 // fieldDetector returns the detector a generation run uses for fields the

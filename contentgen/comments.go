@@ -81,6 +81,10 @@ func (g *Generator) GenerateComments(ctx context.Context, req CommentsRequest) (
 	}
 	rn.from, rn.to = req.DateFrom, req.DateTo
 	res := &Result{IDs: []int64{}, Posts: len(posts)}
+	if s.TextSource == TextSourceAI {
+		rn.ai = g.newAIRun(ctx, rn, s)
+		defer func() { res.AIText = rn.ai.stats.clone() }()
+	}
 	var work tally
 	defer func() { res.TimeSaved = g.addTimeSaved(ctx, work) }()
 	if req.DeleteExisting {
@@ -99,6 +103,9 @@ func (g *Generator) GenerateComments(ctx context.Context, req CommentsRequest) (
 	work.comments += len(ids)
 	if err != nil {
 		return nil, err
+	}
+	if rn.ai != nil {
+		rn.ai.finish(ctx, rn)
 	}
 	res.Warnings = append([]string{}, rn.warnings...)
 	return res, nil
@@ -134,6 +141,11 @@ func (g *Generator) makeComments(ctx context.Context, rn *run, posts []Post, top
 		return nil, failed(err, "listing users")
 	}
 	plan := rn.planComments(posts, topics, cp, users)
+	if rn.ai != nil {
+		if err := rn.ai.writeComments(ctx, posts, topics, plan); err != nil {
+			return nil, err
+		}
+	}
 	types := make(map[int64]string, len(posts))
 	for _, p := range posts {
 		types[p.ID] = p.Type

@@ -72,6 +72,21 @@ type Config struct {
 	// AIProviders whenever AI detection is enabled in the settings: a
 	// custom detector, or a fake one in tests. No API key is needed.
 	AIDetector providers.FieldDetector
+	// AIWriter, when set, writes the text of runs whose text source is
+	// "ai" instead of the client of the settings' AI provider built from
+	// AIProviders: a custom writer, or a fake one in tests. No API key is
+	// needed.
+	AIWriter ai.Writer
+	// AITextConcurrency bounds the requests to the AI provider in flight
+	// in one run; 0 means DefaultAITextConcurrency.
+	AITextConcurrency int
+	// AITokenBudget is the tokens one run may spend on AI text (prompts
+	// and answers as the provider counts them); once spent, the run's
+	// other posts are written offline. 0 means DefaultAITokenBudget.
+	AITokenBudget int
+	// AITextCache is the number of AI answers remembered, by prompt and
+	// seed, in memory and in State; 0 means DefaultAITextCache.
+	AITextCache int
 	// Fetcher downloads the files of MediaService.UploadURL; nil means one
 	// that refuses private, loopback and link-local addresses.
 	Fetcher *fetch.Fetcher
@@ -116,6 +131,15 @@ func (c Config) withDefaults() Config {
 	if c.BatchSize == 0 {
 		c.BatchSize = 50
 	}
+	if c.AITextConcurrency == 0 {
+		c.AITextConcurrency = DefaultAITextConcurrency
+	}
+	if c.AITokenBudget == 0 {
+		c.AITokenBudget = DefaultAITokenBudget
+	}
+	if c.AITextCache == 0 {
+		c.AITextCache = DefaultAITextCache
+	}
 	if c.Fetcher == nil {
 		c.Fetcher = fetch.New(nil)
 	}
@@ -142,6 +166,12 @@ func (c *Config) validate() error {
 		return fmt.Errorf("Config.BatchSize must be positive, got %d", c.BatchSize)
 	case c.ImageConcurrency < 1:
 		return fmt.Errorf("Config.ImageConcurrency must be positive, got %d", c.ImageConcurrency)
+	case c.AITextConcurrency < 1:
+		return fmt.Errorf("Config.AITextConcurrency must be positive, got %d", c.AITextConcurrency)
+	case c.AITokenBudget < 1:
+		return fmt.Errorf("Config.AITokenBudget must be positive, got %d", c.AITokenBudget)
+	case c.AITextCache < 1:
+		return fmt.Errorf("Config.AITextCache must be positive, got %d", c.AITextCache)
 	case c.MaxUploadBytes < 0:
 		return fmt.Errorf("Config.MaxUploadBytes must not be negative, got %d", c.MaxUploadBytes)
 	}

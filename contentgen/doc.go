@@ -98,6 +98,29 @@
 // terms of other topics are added only when configured counts need them.
 // Lorem runs and locales without topics are unchanged.
 //
+// # AI text
+//
+// With the ai text source (the text_source setting, PostsRequest.TextSource
+// or a template's field configuration) the AI provider of the AI settings
+// writes the titles, excerpts, bodies and comments of posts. A run plans
+// its posts as a realtext run does (topic, terms, shape, the links and
+// images of the body) and asks the provider, with bounded concurrency
+// (Config.AITextConcurrency), for each post in Markdown in the run's
+// language, about that topic, with that many paragraphs and the elements
+// the shape allows. The answer is sanitised (no script, no raw HTML, no
+// links or images of the model's: those of the run are placed by the
+// Generator) and written in the run's content format with the structure
+// rules of the offline bodies (locales.RenderModelMarkdown). Answers are
+// cached by prompt and seed in memory and in Config.State, so a run with
+// the same seed makes no new request. A run spends at most
+// Config.AITokenBudget tokens; PostsResult.AIText reports what it spent
+// and wrote. A post the provider does not write (it is not set up, fails,
+// is skipped by its breaker after repeated failures, answers with nothing
+// usable, or the budget is spent) is written as with realtext, and the
+// run ends with one warning that counts them. The history entry of each
+// post names the text source that wrote it (meta text_source), and the
+// time saved counts posts by text source.
+//
 // # Errors
 //
 // Every failure is an *Error carrying a code (CodeInvalidPostType,

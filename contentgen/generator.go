@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	mrand "math/rand/v2"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -37,8 +38,13 @@ type Generator struct {
 
 	// detected caches the offline field detection per post type.
 	detected fields.DetectionCache
-	// aiCache remembers AI detections.
+	// aiCache remembers AI detections, aiTexts AI answers.
 	aiCache *ai.Cache
+	aiTexts *textCache
+	// textBreakers are the breakers of the AI providers that write text,
+	// by slug, made on first use.
+	textMu       sync.Mutex
+	textBreakers map[string]*providers.Breaker
 
 	templates *TemplatesService
 	settings  *SettingsService
@@ -107,6 +113,8 @@ func New(host Host, hist history.Store, cfg *Config) (*Generator, error) {
 		g.images[p.Info().Slug] = b
 	}
 	g.aiCache = ai.NewCache(&ai.CacheOptions{Store: stateSaver{c.State}})
+	g.aiTexts = newTextCache(c.State, c.AITextCache, c.Logger)
+	g.textBreakers = map[string]*providers.Breaker{}
 	g.templates = newTemplates(g)
 	g.settings = &SettingsService{g: g}
 	g.media = &MediaService{g: g}
@@ -135,6 +143,7 @@ func (g *Generator) History() *HistoryService { return g.history }
 type run struct {
 	g        *Generator
 	id       string
+	seed     uint64
 	r        *mrand.Rand
 	w        *locales.Writer
 	locale   string
@@ -146,6 +155,9 @@ type run struct {
 	progress func(Event)
 	warnings []string
 	warned   map[string]bool
+	// ai writes the text of a run whose text source is TextSourceAI; nil
+	// otherwise.
+	ai *aiRun
 	// from and to bound the dates of posts and comments (DateFrom and
 	// DateTo of the request); zero means the defaults.
 	from, to time.Time
@@ -185,14 +197,20 @@ func (g *Generator) newRun(ctx context.Context, s Settings, seed *int64, locale 
 		sd = binary.LittleEndian.Uint64(b[:])
 	}
 	r := mrand.New(mrand.NewPCG(sd, sd^0xDA942042E4DD58B5))
-	topical := locales.Source(s.TextSource) == locales.RealText && len(pack.Topics()) > 0
+	// AI text falls back on the offline writer's real text.
+	src := locales.Source(s.TextSource)
+	if s.TextSource == TextSourceAI {
+		src = locales.RealText
+	}
+	topical := src == locales.RealText && len(pack.Topics()) > 0
 	return &run{
+		seed:       sd,
 		topical:    topical,
 		termTopics: map[int64]locales.Topic{},
 		g:          g,
 		id:         fmt.Sprintf("%016x-%d", sd, n),
 		r:          r,
-		w:          locales.NewWriter(pack, locales.Source(s.TextSource), r),
+		w:          locales.NewWriter(pack, src, r),
 		locale:     pack.Locale().Code,
 		settings:   s,
 		now:        g.now().Truncate(time.Second),

@@ -38,6 +38,7 @@ type postsPlan struct {
 	template  *templates.Template
 	fields    *templates.FieldConfig
 	format    ContentFormat
+	text      string
 	related   map[string]RelatedPostsOption
 }
 
@@ -94,6 +95,9 @@ func (g *Generator) planPosts(ctx context.Context, req *PostsRequest, s Settings
 	}
 	p.variation = boolOr(req.EnableVariation, false)
 	p.profile = v.enum("variation_profile", req.VariationProfile, ProfileRandom, ProfileRandom, ProfileMinimal, ProfilePartial)
+	if req.TextSource != "" && !slices.Contains(textSources, req.TextSource) {
+		v.fail(invalid("text_source", "text_source must be one of lorem, realtext, ai, got %q", req.TextSource))
+	}
 	if req.ContentFormat != "" && !req.ContentFormat.Valid() {
 		v.fail(invalid("content_format", "content_format must be one of html, blocks, markdown, got %q", string(req.ContentFormat)))
 	}
@@ -123,6 +127,14 @@ func (g *Generator) planPosts(ctx context.Context, req *PostsRequest, s Settings
 	}
 	if p.format == "" {
 		p.format = FormatHTML
+	}
+	// Likewise the text source, else the setting.
+	p.text = req.TextSource
+	if p.text == "" && p.fields != nil {
+		p.text = p.fields.TextSource
+	}
+	if p.text == "" {
+		p.text = s.TextSource
 	}
 	return p, nil
 }

@@ -28,13 +28,18 @@ func (g *Generator) GeneratePosts(ctx context.Context, req PostsRequest) (*Posts
 	if err != nil {
 		return nil, err
 	}
+	s.TextSource = p.text
 	rn, err := g.newRun(ctx, s, req.Seed, req.Locale, req.Progress)
 	if err != nil {
 		return nil, err
 	}
 	rn.from, rn.to = req.DateFrom, req.DateTo
 	rn.format = p.format
-	res := &PostsResult{IDs: []int64{}, Terms: map[string]int{}, RelatedPosts: map[string]int{}}
+	res := &PostsResult{IDs: []int64{}, Terms: map[string]int{}, RelatedPosts: map[string]int{}, TextSource: p.text}
+	if p.text == TextSourceAI {
+		rn.ai = g.newAIRun(ctx, rn, s)
+		defer func() { res.AIText = rn.ai.stats.clone() }()
+	}
 	var work tally
 	defer func() { res.TimeSaved = g.addTimeSaved(ctx, work) }()
 
@@ -58,6 +63,10 @@ func (g *Generator) GeneratePosts(ctx context.Context, req PostsRequest) (*Posts
 	if err := g.commentPosts(ctx, rn, p, prep, res, &work); err != nil {
 		return nil, err
 	}
+	if rn.ai != nil {
+		rn.ai.finish(ctx, rn)
+		rn.info("AI text: %d posts and %d comments by %s, %d tokens", rn.ai.stats.Posts, rn.ai.stats.Comments, rn.ai.stats.Provider, rn.ai.stats.Tokens)
+	}
 	res.Warnings = append([]string{}, rn.warnings...)
 	return res, nil
 }
@@ -80,6 +89,9 @@ type preparedPosts struct {
 	// post is made).
 	topics   []locales.Topic
 	assigned []map[string][]int64
+	// bodyOpts are, in a run with AI text, the body options of each post,
+	// by index, for the provider's bodies.
+	bodyOpts []locales.HTMLOptions
 }
 
 // preparePosts creates or finds what the posts refer to: authors, terms,
@@ -97,6 +109,9 @@ func (g *Generator) preparePosts(ctx context.Context, rn *run, p *postsPlan, res
 	}
 	for _, n := range res.Terms {
 		work.terms += n
+	}
+	if rn.ai != nil {
+		prep.bodyOpts = make([]locales.HTMLOptions, p.count)
 	}
 	prep.shapes = make([]postShape, p.count)
 	for i := range prep.shapes {
@@ -130,6 +145,7 @@ func (g *Generator) writePosts(ctx context.Context, rn *run, p *postsPlan, prep 
 	}
 	return chunks(p.count, g.cfg.BatchSize, func(lo, hi int) error {
 		var posts []Post
+		var sources []string
 		var started time.Time
 		ids, err := g.writeTracked(ctx, batchWrite{kind: KindPost, plan: func(ctx context.Context, attempt int) error {
 			started = g.cfg.Now()
@@ -146,6 +162,13 @@ func (g *Generator) writePosts(ctx context.Context, rn *run, p *postsPlan, prep 
 				}
 				posts = append(posts, post)
 			}
+			sources = make([]string, len(posts))
+			if rn.ai != nil {
+				return rn.ai.writePosts(ctx, rn, p, prep, lo, posts, sources)
+			}
+			for k := range sources {
+				sources[k] = rn.offlineSource()
+			}
 			return nil
 		}, write: func(ctx context.Context, h Host) ([]int64, []history.Entry, error) {
 			if err := checkPostRefs(ctx, h, rn, posts, prep.authors.ids); err != nil {
@@ -161,7 +184,7 @@ func (g *Generator) writePosts(ctx context.Context, rn *run, p *postsPlan, prep 
 			}
 			entries := make([]history.Entry, len(ids))
 			for i, id := range ids {
-				entries[i] = rn.postEntry(id, &posts[i], p, templateName, prep.fields.populated(&posts[i]), perPost)
+				entries[i] = rn.postEntry(id, &posts[i], p, templateName, prep.fields.populated(&posts[i]), perPost, sources[i])
 			}
 			return ids, entries, nil
 		}})
@@ -173,6 +196,7 @@ func (g *Generator) writePosts(ctx context.Context, rn *run, p *postsPlan, prep 
 			post := &posts[i]
 			prep.dates = append(prep.dates, post.Date)
 			prep.titles = append(prep.titles, post.Title)
+			work.bySource(sources[i])
 			if post.FeaturedMediaID != 0 || prep.fields.populated(post) {
 				work.richPosts++
 			} else {
@@ -282,7 +306,7 @@ func checkPostRefs(ctx context.Context, h Host, rn *run, posts []Post, authors [
 // fixed set of keys; generationTime is the seconds the post took on the
 // Generator's clock (its batch's time shared among its posts), so every
 // value is deterministic under a fixed clock.
-func (rn *run) postEntry(id int64, post *Post, p *postsPlan, templateName string, populated bool, generationTime float64) history.Entry {
+func (rn *run) postEntry(id int64, post *Post, p *postsPlan, templateName string, populated bool, generationTime float64, source string) history.Entry {
 	return history.Entry{
 		ContentType:    history.TypePost,
 		ContentID:      id,
@@ -298,6 +322,7 @@ func (rn *run) postEntry(id int64, post *Post, p *postsPlan, templateName string
 			"generation_time":         generationTime,
 			"post_status":             post.Status,
 			"content_format":          string(p.format),
+			"text_source":             source,
 			"run_id":                  rn.id,
 		},
 	}
@@ -416,7 +441,13 @@ func (rn *run) makePost(p *postsPlan, prep *preparedPosts, i int) Post {
 	if sh.featured {
 		featured = mediaID
 	}
-	post.Content = w.Body(rn.bodyOptions(sh, prep.bodies, post.Terms, featured), p.format)
+	o := rn.bodyOptions(sh, prep.bodies, post.Terms, featured)
+	post.Content = w.Body(o, p.format)
+	if prep.bodyOpts != nil {
+		// The options share their links and images with the next post's.
+		o.Links, o.Images = slices.Clone(o.Links), slices.Clone(o.Images)
+		prep.bodyOpts[i] = o
+	}
 	if sh.excerpt {
 		post.Excerpt = w.Excerpt()
 	}

@@ -123,6 +123,11 @@ type PostsRequest struct {
 	// field configuration (FieldConfig merged over the template's), else
 	// FormatHTML. Excerpts stay plain text in every format.
 	ContentFormat ContentFormat
+	// TextSource is where the titles, bodies, excerpts and comments come
+	// from: TextSourceLorem, TextSourceRealText or TextSourceAI. "" means
+	// the TextSource of the field configuration (FieldConfig merged over
+	// the template's), else the text_source setting.
+	TextSource string
 	// DateFrom and DateTo bound the dates of the posts and their comments
 	// (zero: within the last year, up to now). Posts that are not
 	// scheduled are never dated after now; scheduled (future) posts are
@@ -258,6 +263,11 @@ type PostsResult struct {
 	CommentIDs []int64
 	// TimeSaved is the estimated work a person would have spent.
 	TimeSaved time.Duration
+	// TextSource is the text source the run used; AIText, set when it is
+	// TextSourceAI, says what the AI provider wrote and the tokens it
+	// took.
+	TextSource string
+	AIText     *AITextStats
 }
 
 // Result is what a terms, users or comments run, or a media download,
@@ -276,6 +286,9 @@ type Result struct {
 	Warnings []string
 	// TimeSaved is the estimated work a person would have spent.
 	TimeSaved time.Duration
+	// AIText, set for a comments run whose text source is TextSourceAI,
+	// says what the AI provider wrote and the tokens it took.
+	AIText *AITextStats
 }
 
 // Removed counts what a deletion removed.

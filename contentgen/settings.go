@@ -65,10 +65,13 @@ type GeneralSettings struct {
 	DefaultImageProvider  string `json:"default_image_provider" setting:"image_provider" default:"provider_keyword"`
 	// HourlyRate values the time saved, in USD.
 	HourlyRate float64 `json:"hourly_rate" setting:"rate" default:"75"`
-	// TextSource is "lorem" (Latin placeholder text) or "realtext" (text
+	// TextSource is "lorem" (Latin placeholder text), "realtext" (text
 	// in the content's language; in a locale with topics every post is
-	// about a topic, see "Topics" in the package documentation).
-	TextSource string `json:"text_source" setting:"realtext|lorem" default:"lorem"`
+	// about a topic, see "Topics" in the package documentation) or "ai"
+	// (titles, bodies, excerpts and comments written by the AI provider of
+	// the AI settings, about the topic realtext would choose; see "AI
+	// text" in the package documentation).
+	TextSource string `json:"text_source" setting:"realtext|lorem|ai" default:"lorem"`
 }
 
 // AISettings turn AI-assisted field detection on, with Provider and, with

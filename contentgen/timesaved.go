@@ -19,6 +19,16 @@ const (
 // tally counts what a run made, for the time-saved counters.
 type tally struct {
 	basicPosts, richPosts, terms, users, comments int
+	// sources counts the posts by the text source that wrote them.
+	sources map[string]int
+}
+
+// bySource counts a post written by the text source src.
+func (t *tally) bySource(src string) {
+	if t.sources == nil {
+		t.sources = map[string]int{}
+	}
+	t.sources[src]++
 }
 
 func (t tally) posts() time.Duration {
@@ -31,11 +41,13 @@ func (t tally) total() time.Duration {
 
 // timeCounters is the persisted time-saved state.
 type timeCounters struct {
-	PostSeconds    int64     `json:"post_seconds"`
-	TermSeconds    int64     `json:"term_seconds"`
-	UserSeconds    int64     `json:"user_seconds"`
-	CommentSeconds int64     `json:"comment_seconds"`
-	LastUpdated    time.Time `json:"last_updated"`
+	PostSeconds    int64 `json:"post_seconds"`
+	TermSeconds    int64 `json:"term_seconds"`
+	UserSeconds    int64 `json:"user_seconds"`
+	CommentSeconds int64 `json:"comment_seconds"`
+	// PostsBySource counts the posts by the text source that wrote them.
+	PostsBySource map[string]int64 `json:"posts_by_text_source,omitempty"`
+	LastUpdated   time.Time        `json:"last_updated"`
 }
 
 const stateTimeSaved = "time_saved"
@@ -43,6 +55,10 @@ const stateTimeSaved = "time_saved"
 // TimeSaved is the estimated work generation has saved so far.
 type TimeSaved struct {
 	Posts, Terms, Users, Comments time.Duration
+	// PostsByTextSource counts the posts behind Posts by the text source
+	// that wrote them (lorem, realtext, ai); posts of before it was kept
+	// are not counted.
+	PostsByTextSource map[string]int
 	// HourlyRate is the hourly_rate setting the money is valued at.
 	HourlyRate float64
 	// LastUpdated is when a run last added to the counters; zero before
@@ -70,6 +86,12 @@ func (g *Generator) addTimeSaved(ctx context.Context, t tally) time.Duration {
 		c.TermSeconds += int64(time.Duration(t.terms) * TermWork / time.Second)
 		c.UserSeconds += int64(time.Duration(t.users) * UserWork / time.Second)
 		c.CommentSeconds += int64(time.Duration(t.comments) * CommentWork / time.Second)
+		for src, n := range t.sources {
+			if c.PostsBySource == nil {
+				c.PostsBySource = map[string]int64{}
+			}
+			c.PostsBySource[src] += int64(n)
+		}
 		c.LastUpdated = now
 		return json.Marshal(c)
 	})
@@ -95,13 +117,18 @@ func (g *Generator) TimeSaved(ctx context.Context) (TimeSaved, error) {
 	if err != nil {
 		return TimeSaved{}, err
 	}
+	bySource := make(map[string]int, len(c.PostsBySource))
+	for src, n := range c.PostsBySource {
+		bySource[src] = int(n)
+	}
 	return TimeSaved{
-		Posts:       time.Duration(c.PostSeconds) * time.Second,
-		Terms:       time.Duration(c.TermSeconds) * time.Second,
-		Users:       time.Duration(c.UserSeconds) * time.Second,
-		Comments:    time.Duration(c.CommentSeconds) * time.Second,
-		HourlyRate:  s.HourlyRate,
-		LastUpdated: c.LastUpdated,
+		PostsByTextSource: bySource,
+		Posts:             time.Duration(c.PostSeconds) * time.Second,
+		Terms:             time.Duration(c.TermSeconds) * time.Second,
+		Users:             time.Duration(c.UserSeconds) * time.Second,
+		Comments:          time.Duration(c.CommentSeconds) * time.Second,
+		HourlyRate:        s.HourlyRate,
+		LastUpdated:       c.LastUpdated,
 	}, nil
 }
 

@@ -133,6 +133,39 @@ func NewBreaker(p ImageProvider, opts *BreakerOptions) (*Breaker, error) {
 	return b, nil
 }
 
+// NewServiceBreaker returns a Breaker for a service that is not an image
+// provider (a text model, say), named slug, to be used through Call; its
+// Image method fails. It validates opts as NewBreaker does.
+func NewServiceBreaker(slug string, opts *BreakerOptions) (*Breaker, error) {
+	b, err := NewBreaker(serviceStub(slug), opts)
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// serviceStub names the service of a breaker made by NewServiceBreaker.
+type serviceStub string
+
+func (s serviceStub) Info() Info { return Info{Slug: string(s), Name: string(s)} }
+
+func (s serviceStub) Image(context.Context, ImageRequest) (*Image, error) {
+	return nil, fmt.Errorf("providers: %s is not an image provider", string(s))
+}
+
+// Call runs fn, a request to the service, unless the breaker is open, in
+// which case it returns an error wrapping ErrProviderDown at once, without
+// calling fn. fn's error counts as Image's does.
+func (b *Breaker) Call(ctx context.Context, fn func(context.Context) error) error {
+	trial, err := b.admit()
+	if err != nil {
+		return err
+	}
+	err = fn(ctx)
+	b.record(ctx, trial, err)
+	return err
+}
+
 // Info returns the wrapped provider's Info.
 func (b *Breaker) Info() Info { return b.p.Info() }
 
@@ -185,6 +218,9 @@ func (b *Breaker) Skipped() int {
 // open, in which case it returns an error wrapping ErrProviderDown at
 // once, without calling the provider.
 func (b *Breaker) Image(ctx context.Context, req ImageRequest) (*Image, error) {
+	if s, ok := b.p.(serviceStub); ok {
+		return s.Image(ctx, req) // not a request to the service
+	}
 	trial, err := b.admit()
 	if err != nil {
 		return nil, err

@@ -340,3 +340,26 @@ func TestBreakerRestore(t *testing.T) {
 	b.Restore(providers.BreakerSnapshot{Open: true, OpenedAt: opened})
 	require.Equal(t, mine, b.Snapshot())
 }
+
+// A service breaker guards calls that are not image requests: it opens
+// after the failures, refuses calls without making them, and closes after
+// a successful trial.
+func TestServiceBreakerCall(t *testing.T) {
+	t.Parallel()
+	clock := newFakeClock()
+	b, err := providers.NewServiceBreaker("ai_one", &providers.BreakerOptions{Failures: 2, CoolDown: time.Minute, Now: clock.Now})
+	require.NoError(t, err)
+	require.Equal(t, "ai_one", b.Info().Slug)
+	_, err = b.Image(context.Background(), providers.ImageRequest{})
+	require.Error(t, err)
+	calls := 0
+	fail := func(context.Context) error { calls++; return errors.New("boom") }
+	ok := func(context.Context) error { calls++; return nil }
+	require.Error(t, b.Call(context.Background(), fail))
+	require.Error(t, b.Call(context.Background(), fail))
+	require.ErrorIs(t, b.Call(context.Background(), ok), providers.ErrProviderDown)
+	require.Equal(t, 2, calls, "an open breaker makes no call")
+	clock.Advance(time.Minute)
+	require.NoError(t, b.Call(context.Background(), ok))
+	require.Equal(t, providers.BreakerClosed, b.State())
+}

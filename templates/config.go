@@ -54,6 +54,10 @@ type FieldConfig struct {
 	// values: markup.HTML, markup.Blocks or markup.Markdown; "" leaves
 	// the choice to the request (HTML by default).
 	ContentFormat markup.Format `json:"content_format,omitempty"`
+	// TextSource is the text source of the posts ("lorem", "realtext" or
+	// "ai"); "" leaves it to the request and the settings. A request's
+	// own text source overrides it.
+	TextSource string `json:"text_source,omitempty"`
 }
 
 // FieldSetting configures how one field is filled.
@@ -115,11 +119,12 @@ func ParseFieldConfig(data []byte) (FieldConfig, error) {
 		CoreFields    map[string]json.RawMessage `json:"core_fields"`
 		CustomFields  map[string]json.RawMessage `json:"custom_fields"`
 		ContentFormat markup.Format              `json:"content_format"`
+		TextSource    string                     `json:"text_source"`
 	}
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return FieldConfig{}, jsonParamErr("field_config", err)
 	}
-	c := FieldConfig{ContentFormat: raw.ContentFormat}
+	c := FieldConfig{ContentFormat: raw.ContentFormat, TextSource: raw.TextSource}
 	var err error
 	if c.CoreFields, err = decodeSettings("field_config.core_fields", raw.CoreFields); err != nil {
 		return FieldConfig{}, err
@@ -189,6 +194,11 @@ func jsonParamErr(param string, err error) *ParamError {
 func (c FieldConfig) Validate() error {
 	if c.ContentFormat != "" && !c.ContentFormat.Valid() {
 		return paramErr("field_config.content_format", "field_config.content_format must be one of html, blocks, markdown, got %q", string(c.ContentFormat))
+	}
+	switch c.TextSource {
+	case "", "lorem", "realtext", "ai":
+	default:
+		return paramErr("field_config.text_source", "field_config.text_source must be one of lorem, realtext, ai, got %q", c.TextSource)
 	}
 	for _, part := range []struct {
 		name string
@@ -305,7 +315,7 @@ func (c TaxonomyConfig) Validate() error {
 
 // Clone returns a deep copy of c.
 func (c FieldConfig) Clone() FieldConfig {
-	return FieldConfig{CoreFields: cloneSettings(c.CoreFields), CustomFields: cloneSettings(c.CustomFields), ContentFormat: c.ContentFormat}
+	return FieldConfig{CoreFields: cloneSettings(c.CoreFields), CustomFields: cloneSettings(c.CustomFields), ContentFormat: c.ContentFormat, TextSource: c.TextSource}
 }
 
 func cloneSettings(m map[string]FieldSetting) map[string]FieldSetting {
@@ -373,6 +383,9 @@ func MergeFieldConfig(base, override FieldConfig) FieldConfig {
 	if override.ContentFormat != "" {
 		out.ContentFormat = override.ContentFormat
 	}
+	if override.TextSource != "" {
+		out.TextSource = override.TextSource
+	}
 	out.CoreFields = mergeSettings(out.CoreFields, override.CoreFields)
 	out.CustomFields = mergeSettings(out.CustomFields, override.CustomFields)
 	return out
@@ -414,6 +427,9 @@ func DiffFieldConfig(base, full FieldConfig) FieldConfig {
 	}
 	if full.ContentFormat != base.ContentFormat {
 		out.ContentFormat = full.ContentFormat
+	}
+	if full.TextSource != base.TextSource {
+		out.TextSource = full.TextSource
 	}
 	return out
 }
