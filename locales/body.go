@@ -163,7 +163,7 @@ func (w *Writer) Body(o HTMLOptions, f markup.Format) string {
 			if i > 0 && i < n-1 {
 				section++
 			}
-			w.appendLexParagraph(lead, w.between(3, 6))
+			w.appendLexParagraph(lead, w.p.lex.plans[w.d.kind].body, w.between(3, 6))
 		} else {
 			w.appendParagraphText(w.between(3, 6))
 		}

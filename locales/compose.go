@@ -33,6 +33,7 @@ func kindRoles(kind string) [2]string {
 type kindPlan struct {
 	name                                   string
 	title, opening, closing, excerpt, item []frame
+	body                                   []frame
 	hOpening, hClosing                     []frame
 	main, hMain                            [2][]frame
 }
@@ -49,6 +50,7 @@ func (lx *lexicon) buildPlans() []kindPlan {
 			closing:  lx.frameRole("closing." + k),
 			excerpt:  lx.frameRole("excerpt." + k),
 			item:     lx.frameRole("item." + k),
+			body:     lx.frameRole("body." + k),
 			hOpening: lx.frameRole("heading.opening." + k),
 			hClosing: lx.frameRole("heading.closing." + k),
 		}
@@ -294,9 +296,8 @@ func (w *Writer) appendLexSentence(list []frame) {
 }
 
 // appendLexParagraph appends k sentences: the first of lead, the others of
-// lead or the general body frames.
-func (w *Writer) appendLexParagraph(lead []frame, k int) {
-	body := w.p.lex.frameRole("body")
+// lead or of body, the general frames of the document's kind.
+func (w *Writer) appendLexParagraph(lead, body []frame, k int) {
 	leadAgain := false
 	for i := 0; i < k; i++ {
 		if i > 0 {

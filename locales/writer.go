@@ -417,7 +417,8 @@ func (w *Writer) Sentence(min, max int) string {
 func (w *Writer) appendParagraphText(sentences int) {
 	if w.lex() != nil {
 		w.ensureDoc()
-		w.appendLexParagraph(w.p.lex.roles["body"], sentences)
+		body := w.p.lex.roles["body"]
+		w.appendLexParagraph(body, body, sentences)
 		return
 	}
 	for i := 0; i < sentences; i++ {
