@@ -581,7 +581,7 @@ func (a *aiRun) finish(ctx context.Context, rn *run) {
 	case a.overBudg:
 		why = fmt.Sprintf("the run's AI token budget of %d tokens was used up", a.budget)
 	case a.failure != nil:
-		why = fmt.Sprintf("the AI provider %s failed (%s)", a.slug, ai.TestMessage(a.failure))
+		why = fmt.Sprintf("the AI provider %s failed (%s)", a.slug, strings.TrimSuffix(ai.TestMessage(a.failure), "."))
 	default:
 		why = fmt.Sprintf("the AI provider %s gave no usable text", a.slug)
 	}

@@ -80,6 +80,18 @@ func (m messages) PostsGenerated(n int) string {
 	return "Successfully generated " + count(n, "post", "posts") + "."
 }
 
+// AIText is what a run with the ai text source adds to its message: the
+// posts the provider wrote and the tokens spent; "" for other runs.
+func (m messages) AIText(s *contentgen.AITextStats) string {
+	if s == nil {
+		return ""
+	}
+	if m.de() {
+		return fmt.Sprintf(" KI-Text: %s von %s, %d von %d Tokens.", count(s.Posts, "Beitrag", "Beiträge"), s.Provider, s.Tokens, s.TokenBudget)
+	}
+	return fmt.Sprintf(" AI text: %s by %s, %d of %d tokens.", count(s.Posts, "post", "posts"), s.Provider, s.Tokens, s.TokenBudget)
+}
+
 // TermsGenerated summarises a terms run.
 func (m messages) TermsGenerated(n int, taxonomy string) string {
 	if m.de() {

@@ -46,6 +46,7 @@ type postsBody struct {
 	VariationProfile             string                      `json:"variation_profile"`
 	Locale                       string                      `json:"locale"`
 	ContentFormat                string                      `json:"content_format"`
+	TextSource                   string                      `json:"text_source"`
 	DateFrom                     string                      `json:"date_from"`
 	DateTo                       string                      `json:"date_to"`
 	Seed                         *int64                      `json:"seed"`
@@ -78,6 +79,7 @@ func (b *postsBody) request() (contentgen.PostsRequest, error) {
 		TemplateID: b.TemplateID, FieldConfig: b.FieldConfig,
 		EnableVariation: b.EnableVariation, VariationProfile: b.VariationProfile,
 		Locale: b.Locale, Seed: b.Seed, ContentFormat: contentgen.ContentFormat(b.ContentFormat),
+		TextSource: b.TextSource,
 	}
 	if b.RelatedCPTOptions != nil {
 		r.RelatedPosts = make(map[string]contentgen.RelatedPostsOption, len(b.RelatedCPTOptions))
@@ -319,7 +321,7 @@ func newPostsRecord(res *contentgen.PostsResult, m messages) postsRecord {
 	}
 	return postsRecord{
 		Success: true, Count: len(res.IDs), IDs: res.IDs,
-		Message: m.PostsGenerated(len(res.IDs)), Warnings: nonNil(res.Warnings),
+		Message: m.PostsGenerated(len(res.IDs)) + m.AIText(res.AIText), Warnings: nonNil(res.Warnings),
 		VariationStats: variationStats{res.WithFeaturedImage, res.WithoutFeaturedImage},
 		AutoCreated: autoCreated{
 			Authors: res.Authors, Terms: res.Terms, Comments: res.Comments,

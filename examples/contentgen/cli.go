@@ -18,6 +18,7 @@ import (
 
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/examples/internal/site"
+	"github.com/contentgen/contentgen/providers/ai"
 )
 
 // Exit statuses.
@@ -52,7 +53,9 @@ type app struct {
 	barThrottle time.Duration
 
 	db, media, acfDir string
-	jsonOut, quiet    bool
+	// aiBase and aiModel name an OpenAI-compatible endpoint (ai_one).
+	aiBase, aiModel string
+	jsonOut, quiet  bool
 	// wp names a WordPress site to act on instead of the demo site.
 	wp site.WordPress
 	// getenv reads the environment.
@@ -201,6 +204,8 @@ value), 1 for any other failure.`,
 	pf.StringVar(&a.wp.DB, "wordpress-db", "", "DSN of the site's database, such as root@tcp(127.0.0.1:3306)/wordpress: write straight into its tables and keep the history there (REST API only when empty)")
 	pf.StringVar(&a.wp.Prefix, "wordpress-prefix", "wp_", "table prefix of the WordPress database")
 	pf.StringVar(&a.wp.Uploads, "wordpress-uploads", "", "the site's uploads directory (wp-content/uploads), where images are written with --wordpress-db")
+	pf.StringVar(&a.aiBase, "ai-base-url", "", "base URL of an OpenAI-compatible endpoint that writes posts with --text-source ai (ai_one), such as http://localhost:11434/v1 for Ollama; a key is optional ("+site.EnvAIAPIKey+")")
+	pf.StringVar(&a.aiModel, "ai-model", "", "model of --ai-base-url, such as llama3.2")
 	pf.BoolVar(&a.jsonOut, "json", false, "print the result as JSON on stdout, and nothing else there")
 	pf.BoolVarP(&a.quiet, "quiet", "q", false, "print no progress on stderr")
 	root.AddCommand(a.generateCmd(), a.deleteCmd(), a.cleanupCmd(), a.historyCmd(), a.templatesCmd(), a.settingsCmd())
@@ -220,8 +225,15 @@ func (a *app) open(ctx context.Context) (*session, error) {
 			return nil, usageErr("--acf-json: %s is not a directory", a.acfDir)
 		}
 	}
+	aiOne, hasAI, err := site.AIEndpoint(a.aiBase, a.aiModel, a.getenv(site.EnvAIAPIKey))
+	if err != nil {
+		return nil, usageErr("--%s", err)
+	}
+	var aiProviders map[string]ai.Options
+	if hasAI {
+		aiProviders = map[string]ai.Options{contentgen.AIOne: aiOne}
+	}
 	var st *site.Site
-	var err error
 	if a.wp.Enabled() {
 		wp := a.wp
 		if wp.AppPassword == "" {
@@ -239,7 +251,7 @@ func (a *app) open(ctx context.Context) (*session, error) {
 	if err != nil {
 		return nil, &exitError{exitFailure, err}
 	}
-	gen, err := st.Generator(ctx, site.GeneratorOptions{ACFDir: a.acfDir})
+	gen, err := st.Generator(ctx, site.GeneratorOptions{ACFDir: a.acfDir, AIProviders: aiProviders})
 	if err != nil {
 		st.Close()
 		return nil, &exitError{exitFailure, err}

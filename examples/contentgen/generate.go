@@ -37,6 +37,7 @@ delete and cleanup remove it again.`,
 		Example: `  contentgen generate posts --count 500 --post-type post --locale de_DE
   contentgen generate posts --post-type book --count 10 --image-provider provider_local --seed 7
   contentgen generate posts --count 5 --date-from 2025-01-01 --date-to 2025-03-31 --auto-comments
+  contentgen --ai-base-url http://localhost:11434/v1 --ai-model llama3.2 generate posts --count 3 --text-source ai --locale de_DE
   contentgen generate posts --taxonomy-config '{"genre":{"mode":"create","count_min":1,"count_max":2}}' --post-type book`,
 		Args: noArgs,
 	}
@@ -65,6 +66,8 @@ delete and cleanup remove it again.`,
 	f.Bool("enable-variation", false, "vary how complete the posts are; false gives fully populated posts")
 	f.String("variation-profile", contentgen.ProfileRandom, "random, minimal or partial (with --enable-variation)")
 	f.String("locale", "", "language of the content, e.g. de_DE (default: the locale setting)")
+	f.String("text-source", "", "lorem, realtext or ai (written by the model of --ai-base-url; what it cannot write is written as realtext, with one warning) (default: the template's, else the text_source setting)")
+	f.String("content-format", "", "html, blocks (block editor markup) or markdown (default: the template's, else html)")
 	f.String("date-from", "", "earliest date, YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (default: a year ago)")
 	f.String("date-to", "", "latest date, YYYY-MM-DD (the whole day) or YYYY-MM-DD HH:MM:SS (default: now)")
 	f.Int64("seed", 0, "fix every random choice of the run")
@@ -119,6 +122,7 @@ func postsRequest(f *pflag.FlagSet) (contentgen.PostsRequest, error) {
 		EnableCommentThreading: changedBool(f, "enable-comment-threading"), CommentReplyProbability: changedInt(f, "comment-reply-probability"),
 		TemplateID: templateID, EnableVariation: changedBool(f, "enable-variation"), VariationProfile: strIf("variation-profile"),
 		Locale: str("locale"), Seed: changedInt64(f, "seed"),
+		TextSource: str("text-source"), ContentFormat: contentgen.ContentFormat(str("content-format")),
 	}
 	var err error
 	if r.DateFrom, r.DateTo, err = dateRange(str("date-from"), str("date-to")); err != nil {

@@ -394,7 +394,7 @@ func TestHelpListsEveryOption(t *testing.T) {
 			"--auto-comments", "--comments-per-post-min", "--comments-per-post-max", "--enable-comment-threading",
 			"--comment-reply-probability", "--related-cpt-options", "--template-id", "--field-config",
 			"--enable-variation", "--variation-profile", "--locale", "--date-from", "--date-to", "--seed",
-			"--db", "--media", "--json"},
+			"--text-source", "--content-format", "--db", "--media", "--json", "--ai-base-url", "--ai-model"},
 		"generate terms": {"--taxonomy", "--count", "--generate-hierarchy", "--depth", "--breadth", "--delete-existing", "--locale", "--seed"},
 		"generate users": {"--count", "--role", "--allowed-roles", "--generate-avatars", "--avatar-provider", "--delete-existing", "--locale", "--seed"},
 		"generate comments": {"--post-type", "--post-ids", "--comments-per-post-min", "--comments-per-post-max", "--enable-threading",

@@ -118,6 +118,28 @@ type postsJSON struct {
 	TimeSaved        string         `json:"time_saved"`
 	TimeSavedSeconds int64          `json:"time_saved_seconds"`
 	ElapsedSeconds   float64        `json:"elapsed_seconds"`
+	// AIText is set for runs with --text-source ai.
+	AIText *aiTextJSON `json:"ai_text,omitempty"`
+}
+
+// aiTextJSON is what the AI provider wrote in a run and the tokens it
+// took.
+type aiTextJSON struct {
+	Provider         string `json:"provider"`
+	Posts            int    `json:"posts"`
+	Comments         int    `json:"comments"`
+	Cached           int    `json:"cached"`
+	FallbackPosts    int    `json:"fallback_posts"`
+	FallbackComments int    `json:"fallback_comments"`
+	Tokens           int    `json:"tokens"`
+	TokenBudget      int    `json:"token_budget"`
+}
+
+func newAITextJSON(s *contentgen.AITextStats) *aiTextJSON {
+	if s == nil {
+		return nil
+	}
+	return &aiTextJSON{s.Provider, s.Posts, s.Comments, s.Cached, s.FallbackPosts, s.FallbackComments, s.Tokens, s.TokenBudget}
 }
 
 type variationStats struct {
@@ -153,7 +175,7 @@ func (a *app) postsSummary(req contentgen.PostsRequest, res *contentgen.PostsRes
 				RelatedPosts: related, RelatedPerCPT: res.RelatedPosts,
 			},
 			TimeSaved: formatDuration(res.TimeSaved), TimeSavedSeconds: int64(res.TimeSaved / time.Second),
-			ElapsedSeconds: took.Seconds(),
+			ElapsedSeconds: took.Seconds(), AIText: newAITextJSON(res.AIText),
 		})
 	}
 	a.printf("%s in %s.\n", msg, took.Round(time.Millisecond))
@@ -165,6 +187,10 @@ func (a *app) postsSummary(req contentgen.PostsRequest, res *contentgen.PostsRes
 	}
 	a.printf("  also created:    %d authors, %d terms%s, %d comments, %d related posts%s\n",
 		res.Authors, terms, perKey(res.Terms), res.Comments, related, perKey(res.RelatedPosts))
+	if s := res.AIText; s != nil {
+		a.printf("  AI text:         %d posts, %d comments by %s (%d from the cache), %d of %d tokens\n",
+			s.Posts, s.Comments, s.Provider, s.Cached, s.Tokens, s.TokenBudget)
+	}
 	a.warnings(res.Warnings)
 	a.printf("  time saved:      %s\n", formatDuration(res.TimeSaved))
 	return nil

@@ -22,7 +22,7 @@ placeholder text.`,
 		Args: noArgs,
 	}
 	f := cmd.Flags()
-	f.String("text-source", "", "lorem (Latin placeholder text) or realtext (the locale's own language, about a topic)")
+	f.String("text-source", "", "lorem (Latin placeholder text), realtext (the locale's own language, about a topic) or ai (written by the model of --ai-base-url, or of the AI settings)")
 	f.String("locale", "", "default locale of generated content, such as de_DE, or site")
 	f.Float64("hourly-rate", 0, "hourly rate the time saved is valued at")
 	f.String("default-image-provider", "", "provider_local, provider_keyword, provider_curated or provider_random")

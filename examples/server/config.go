@@ -57,9 +57,16 @@ func loadKeyring(keyFile string) (*secrets.Keyring, string, error) {
 
 // aiProviders reads the base URL and model of each AI provider from
 // CONTENTGEN_AI_ONE_BASE_URL, CONTENTGEN_AI_ONE_MODEL and likewise for
-// AI_TWO and AI_THREE. A provider without both is not available.
-func aiProviders() map[string]ai.Options {
+// AI_TWO and AI_THREE. A provider without both is not available. one,
+// when set, configures ai_one instead (the -ai-base-url and -ai-model
+// flags).
+func aiProviders(one *ai.Options) map[string]ai.Options {
 	out := map[string]ai.Options{}
+	defer func() {
+		if one != nil {
+			out[contentgen.AIOne] = *one
+		}
+	}()
 	for _, slug := range []string{contentgen.AIOne, contentgen.AITwo, contentgen.AIThree} {
 		prefix := "CONTENTGEN_" + strings.ToUpper(slug) + "_"
 		base, model := os.Getenv(prefix+"BASE_URL"), os.Getenv(prefix+"MODEL")

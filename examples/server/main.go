@@ -61,6 +61,7 @@ import (
 	"github.com/contentgen/contentgen/httpapi/admin"
 	"github.com/contentgen/contentgen/httpapi/auth"
 	"github.com/contentgen/contentgen/httpapi/license"
+	"github.com/contentgen/contentgen/providers/ai"
 )
 
 // userFlags collects repeated -user name:password:role flags.
@@ -119,6 +120,8 @@ func run(ctx context.Context, args []string, out *os.File) error {
 	fs.StringVar(&wp.DB, "wordpress-db", "", "DSN of the site's database, such as root@tcp(127.0.0.1:3306)/wordpress: write straight into its tables and keep the history there (REST API only when empty)")
 	fs.StringVar(&wp.Prefix, "wordpress-prefix", "wp_", "table prefix of the WordPress database")
 	fs.StringVar(&wp.Uploads, "wordpress-uploads", "", "the site's uploads directory (wp-content/uploads), where images are written with -wordpress-db")
+	aiBase := fs.String("ai-base-url", "", "base URL of an OpenAI-compatible endpoint that writes posts with text_source ai (ai_one), such as http://localhost:11434/v1 for Ollama; a key is optional ("+site.EnvAIAPIKey+")")
+	aiModel := fs.String("ai-model", "", "model of -ai-base-url, such as llama3.2")
 	var users userFlags
 	fs.Var(&users, "user", "add a user as name:password:role whose application password is password (repeatable)")
 	var origins originFlags
@@ -129,6 +132,12 @@ func run(ctx context.Context, args []string, out *os.File) error {
 
 	if wp.AppPassword == "" {
 		wp.AppPassword = os.Getenv(site.EnvWordPressPassword)
+	}
+	var aiOne *ai.Options
+	if opts, ok, err := site.AIEndpoint(*aiBase, *aiModel, os.Getenv(site.EnvAIAPIKey)); err != nil {
+		return fmt.Errorf("-%w", err)
+	} else if ok {
+		aiOne = &opts
 	}
 
 	kr, keyNote, err := loadKeyring(*keyFile)
@@ -142,7 +151,7 @@ func run(ctx context.Context, args []string, out *os.File) error {
 	srv, creds, closeSite, err := newServer(ctx, serverConfig{
 		addr: *addr, base: *base, adminPassword: *adminPassword, users: users,
 		allowAccount: *allowAccount, keyring: kr, license: lic, acfDir: *acfDir,
-		db: *dbFlag, mediaDir: *mediaDir, wordpress: wp, trustedOrigins: origins,
+		db: *dbFlag, mediaDir: *mediaDir, wordpress: wp, trustedOrigins: origins, aiOne: aiOne,
 	})
 	if err != nil {
 		return err
@@ -167,6 +176,9 @@ func run(ctx context.Context, args []string, out *os.File) error {
 	}
 	if keyNote != "" {
 		fmt.Fprintf(out, "  API key encryption key: %s\n", keyNote)
+	}
+	if aiOne != nil {
+		fmt.Fprintf(out, "  AI text (ai_one): model %s at %s, for text_source ai\n", aiOne.Model, aiOne.BaseURL)
 	}
 	fmt.Fprintf(out, "Try:\n  curl -u 'admin:%s' %s/cpts/all\n", creds[0].password, apiBase)
 
@@ -195,6 +207,9 @@ type serverConfig struct {
 	db, mediaDir              string
 	wordpress                 site.WordPress
 	trustedOrigins            []string
+	// aiOne configures ai_one (-ai-base-url, -ai-model); nil means the
+	// environment's.
+	aiOne *ai.Options
 }
 
 // newServer opens the demo site (creating it in a new database), its
@@ -232,7 +247,7 @@ func buildServer(ctx context.Context, c serverConfig) (*http.Server, []userSpec,
 	}
 	host := st.Host
 	gen, err := st.Generator(ctx, site.GeneratorOptions{
-		Logger: logger, AIKeyring: c.keyring, AIProviders: aiProviders(), ACFDir: c.acfDir,
+		Logger: logger, AIKeyring: c.keyring, AIProviders: aiProviders(c.aiOne), ACFDir: c.acfDir,
 	})
 	if err != nil {
 		return nil, nil, st, err

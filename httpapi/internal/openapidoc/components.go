@@ -5,6 +5,12 @@ import (
 	"github.com/contentgen/contentgen/templates/fields"
 )
 
+// textSources are the values of text_source.
+var textSources = []string{"realtext", "lorem", "ai"}
+
+// textSourceDesc says what each text source writes.
+const textSourceDesc = "Where titles, bodies, excerpts and comments come from: lorem (Latin placeholder text), realtext (the locale's own language, about a topic) or ai (written by the AI provider of the AI settings in the locale's language, about the topic realtext would choose; what the provider cannot write is written as realtext, with one warning that counts it, and the message names the tokens spent)."
+
 // Values shared by several schemas.
 var (
 	postStatuses     = []string{"publish", "draft", "pending", "private", "future"}
@@ -87,7 +93,8 @@ func schemas() obj {
 		"custom_fields": mapOf(ref("FieldSetting"), "Custom field name to setting."),
 		"content_format": enum("The format of post bodies and wysiwyg values: html (default), blocks (block editor markup) or markdown (CommonMark).",
 			"html", "blocks", "markdown"),
-	}, "core_fields", "custom_fields", "content_format"))
+		"text_source": enum(textSourceDesc+" Unset leaves it to the request and the text_source setting.", textSources...),
+	}, "core_fields", "custom_fields", "content_format", "text_source"))
 
 	add("PostsRequest", body("Parameters of a posts run. Every parameter is optional.", props{
 		"post_type":                       withDefault(str("A registered post type."), "post"),
@@ -128,6 +135,7 @@ func schemas() obj {
 		"seed":              integer("Fixes every random choice of the run."),
 		"content_format": withDefault(enum("The format of post bodies and wysiwyg values; defaults to the template's, else html.",
 			"html", "blocks", "markdown"), "html"),
+		"text_source": enum(textSourceDesc+" Defaults to the template's, else the text_source setting.", textSources...),
 	}))
 	add("PostsResult", withDesc(ok(props{
 		"count":    count("Posts created."),
@@ -210,7 +218,7 @@ func schemas() obj {
 		"save_and_generate_auto_run":   boolean(""),
 		"child_generate_behavior":      enum("", "ask", "child_only", "parent_chain"),
 		"hourly_rate":                  withMin(number("USD per hour."), 1),
-		"text_source":                  enum("", "realtext", "lorem"),
+		"text_source":                  enum(textSourceDesc, textSources...),
 	}))
 	aiProps := props{
 		"enabled":              boolean(""),

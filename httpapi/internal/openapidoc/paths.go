@@ -218,7 +218,7 @@ func operations() []op {
 				"delete_related_authors": boolean(""), "delete_related_comments": boolean(""),
 				"default_image_provider": enum("", imageProviders...), "telemetry_enabled": boolean(""),
 				"save_and_generate_auto_run": boolean(""), "child_generate_behavior": enum("", "ask", "child_only", "parent_chain"),
-				"hourly_rate": withMax(withMin(number(""), 1), maxHourlyRate), "text_source": enum("", "realtext", "lorem"),
+				"hourly_rate": withMax(withMin(number(""), 1), maxHourlyRate), "text_source": enum(textSourceDesc, textSources...),
 			}),
 			answer: ok(props{"message": str(""), "settings": ref("GeneralSettings")}), errs: []int{400, 413}},
 		{method: "GET", path: "/settings/ai", id: "getAISettings", tag: "Settings", summary: "Read the AI settings; keys only masked",
