@@ -249,6 +249,13 @@ func (rn *run) info(format string, args ...any) {
 	}
 }
 
+// count reports that done of total items are done.
+func (rn *run) count(items string, done, total int, format string, args ...any) {
+	if rn.progress != nil {
+		rn.progress(Event{Type: EventInfo, Message: fmt.Sprintf(format, args...), Done: done, Total: total, Items: items})
+	}
+}
+
 // warn records a warning once per distinct message and reports it.
 func (rn *run) warn(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)

@@ -74,7 +74,7 @@ func (g *Generator) fetchImages(ctx context.Context, rn *run, prov providers.Ima
 			if errs[i] == nil && imgs[i] != nil {
 				made.Lock()
 				made.n++
-				rn.info("Image %d of %d made (%dx%d)", made.n, len(reqs), imgs[i].Width, imgs[i].Height)
+				rn.count(ItemsImages, made.n, len(reqs), "Image %d of %d made (%dx%d)", made.n, len(reqs), imgs[i].Width, imgs[i].Height)
 				made.Unlock()
 			}
 		}()
@@ -113,7 +113,7 @@ func (g *Generator) fetchImages(ctx context.Context, rn *run, prov providers.Ima
 			continue
 		}
 		ids[i] = id
-		rn.info("Image %d of %d stored (%dx%d)", i+1, len(reqs), img.Width, img.Height)
+		rn.count(ItemsStoredImages, i+1, len(reqs), "Image %d of %d stored (%dx%d)", i+1, len(reqs), img.Width, img.Height)
 	}
 	switch {
 	case offline:

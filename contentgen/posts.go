@@ -43,7 +43,11 @@ func (g *Generator) GeneratePosts(ctx context.Context, req PostsRequest) (*Posts
 	var work tally
 	defer func() { res.TimeSaved = g.addTimeSaved(ctx, work) }()
 
-	rn.info("Generating %d %s posts", p.count, p.pt.Name)
+	if p.pt.Name == "post" {
+		rn.info("Generating %d posts", p.count)
+	} else {
+		rn.info("Generating %d posts of type %s", p.count, p.pt.Name)
+	}
 	if p.deleteExisting {
 		del, err := g.deletePosts(ctx, p.del, s)
 		if err != nil {
@@ -211,7 +215,7 @@ func (g *Generator) writePosts(ctx context.Context, rn *run, p *postsPlan, prep 
 				res.WithoutFeaturedImage++
 			}
 			if rn.progress != nil {
-				rn.progress(Event{Type: EventInfo, Message: fmt.Sprintf("Created post %d of %d: %s", lo+i+1, p.count, post.Title), Done: lo + i + 1, Total: p.count})
+				rn.progress(Event{Type: EventInfo, Message: fmt.Sprintf("Created post %d of %d: %s", lo+i+1, p.count, post.Title), Done: lo + i + 1, Total: p.count, Items: ItemsPosts})
 			}
 		}
 		return nil

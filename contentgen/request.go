@@ -13,10 +13,22 @@ type Event struct {
 	Type    string
 	Message string
 	// Done and Total, when Total is positive, say that Done of the Total
-	// items the run asked for now exist (posts of a posts run), so that a
-	// progress bar needs not read the message.
+	// items of a step of the run are done, so that a progress bar needs
+	// not read the message; Items names what they count.
 	Done, Total int
+	// Items is what Done and Total count: ItemsPosts (the posts of a
+	// posts run now written), ItemsImages (images made, featured images
+	// or avatars) or ItemsStoredImages (those images stored on the
+	// site).
+	Items string
 }
+
+// What the Done and Total of an Event count.
+const (
+	ItemsPosts        = "posts"
+	ItemsImages       = "images"
+	ItemsStoredImages = "stored images"
+)
 
 // Event types.
 const (

@@ -83,7 +83,7 @@ delete and cleanup remove it again.`,
 			return err
 		}
 		return a.with(cmd, func(ctx context.Context, s *session) error {
-			p := a.newProgress("posts")
+			p := a.newProgress()
 			req.Progress = p.event
 			start := a.now()
 			res, err := s.gen.GeneratePosts(ctx, req)
@@ -232,7 +232,7 @@ func (a *app) generateTermsCmd() *cobra.Command {
 			DeleteExisting: del, Locale: loc, Seed: changedInt64(f, "seed"),
 		}
 		return a.with(cmd, func(ctx context.Context, s *session) error {
-			p := a.newProgress("terms")
+			p := a.newProgress()
 			p.note(fmt.Sprintf("Generating %s terms", tax))
 			start := a.now()
 			res, err := s.gen.GenerateTerms(ctx, req)
@@ -277,7 +277,7 @@ func (a *app) generateUsersCmd() *cobra.Command {
 			req.AllowedRoles, _ = f.GetStringSlice("allowed-roles")
 		}
 		return a.with(cmd, func(ctx context.Context, s *session) error {
-			p := a.newProgress("users")
+			p := a.newProgress()
 			p.note("Generating users")
 			start := a.now()
 			res, err := s.gen.GenerateUsers(ctx, req)
@@ -333,7 +333,7 @@ func (a *app) generateCommentsCmd() *cobra.Command {
 			Locale: str("locale"), DateFrom: from, DateTo: to, DeleteExisting: del, Seed: changedInt64(f, "seed"),
 		}
 		return a.with(cmd, func(ctx context.Context, s *session) error {
-			p := a.newProgress("comments")
+			p := a.newProgress()
 			p.note("Generating comments")
 			start := a.now()
 			res, err := s.gen.GenerateComments(ctx, req)

@@ -316,7 +316,7 @@ func TestProgressOutput(t *testing.T) {
 
 	plain := runCLI(t, false, "", args...)
 	require.Equal(t, 0, plain.code, plain.stderr)
-	for _, want := range []string{"Generating 3 post posts\n", "Created post 1 of 3: ", "Created post 3 of 3: "} {
+	for _, want := range []string{"Generating 3 posts\n", "Created post 1 of 3: ", "Created post 3 of 3: "} {
 		require.Contains(t, plain.stderr, want)
 	}
 	require.NotContains(t, plain.stderr, "\r", "no bar without a terminal")
@@ -329,6 +329,72 @@ func TestProgressOutput(t *testing.T) {
 	require.Contains(t, tty.stderr, "(1/3)", "the bar counts the posts")
 	require.NotContains(t, tty.stderr, "Created post", "the bar replaces the per-post lines")
 	require.Equal(t, strings.Count(plain.stdout, "\n"), strings.Count(tty.stdout, "\n"), "the summary is the same")
+}
+
+// TestProgressBarCountsImagesThenPosts: on a terminal the bar shows the
+// done and total of each counting step, from its first event on.
+func TestProgressBarCountsImagesThenPosts(t *testing.T) {
+	t.Parallel()
+	r := runCLI(t, true, "", "generate", "posts", "--db", "memory", "--count", "3",
+		"--image-provider", "provider_local", "--image-width", "120", "--image-height", "100")
+	require.Equal(t, 0, r.code, r.stderr)
+	require.Contains(t, r.stderr, "Generating 3 posts\n")
+	for _, want := range []string{"\rimages ", "\rstored images ", "\rposts ", "(2/3)"} {
+		require.Contains(t, r.stderr, want)
+	}
+	require.NotContains(t, r.stderr, "/-)", "no count without a total")
+	require.NotContains(t, r.stderr, "Image 1 of 3", "the bar replaces the per-image lines")
+}
+
+// TestProgressPlainLinesAtMostOncePerSecond: without a terminal a
+// counting step prints its first and last event and at most one line a
+// second between them, by the injected clock.
+func TestProgressPlainLinesAtMostOncePerSecond(t *testing.T) {
+	var out bytes.Buffer
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	p := &progress{out: &out, now: func() time.Time { return clock }}
+	p.note("Generating 500 posts")
+	for i := 1; i <= 500; i++ {
+		clock = clock.Add(10 * time.Millisecond)
+		p.event(contentgen.Event{Type: contentgen.EventInfo, Message: fmt.Sprintf("Created post %d of 500", i), Done: i, Total: 500, Items: contentgen.ItemsPosts})
+		if i == 250 {
+			p.event(contentgen.Event{Type: contentgen.EventWarning, Message: "a warning is always shown"})
+		}
+	}
+	require.Equal(t, `Generating 500 posts
+Created post 1 of 500
+Created post 101 of 500
+Created post 201 of 500
+warning: a warning is always shown
+Created post 301 of 500
+Created post 401 of 500
+Created post 500 of 500
+`, out.String())
+}
+
+// TestProgressPlainLinesFrozenClock: a whole run without a terminal,
+// whose clock does not move, prints the first and last line of each
+// counting step only.
+func TestProgressPlainLinesFrozenClock(t *testing.T) {
+	t.Parallel()
+	var out, errOut bytes.Buffer
+	frozen := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	a := &app{
+		stdin: strings.NewReader(""), stdout: &out, stderr: &errOut,
+		isTerminal: func(any) bool { return false }, now: func() time.Time { return frozen }, getenv: os.Getenv,
+	}
+	code := a.execute(context.Background(), []string{"generate", "posts", "--db", "memory", "--count", "40",
+		"--image-provider", "provider_local", "--image-width", "100", "--image-height", "100"})
+	require.Equal(t, 0, code, errOut.String())
+	var counted []string
+	for line := range strings.SplitSeq(strings.TrimSpace(errOut.String()), "\n") {
+		if strings.Contains(line, " of 40") {
+			counted = append(counted, line)
+		}
+	}
+	require.Len(t, counted, 6, "first and last of images made, stored and posts:\n%s", errOut.String())
+	require.True(t, strings.HasPrefix(counted[0], "Image 1 of 40 made"), counted[0])
+	require.True(t, strings.HasPrefix(counted[5], "Created post 40 of 40"), counted[5])
 }
 
 func TestUsageErrorsNameTheFlag(t *testing.T) {

@@ -14,20 +14,30 @@ import (
 	"github.com/contentgen/contentgen/contentgen"
 )
 
-// progress shows the events of a run on stderr: a bar on a terminal,
-// one plain line per event otherwise, nothing with --quiet.
+// progress shows the events of a run on stderr. On a terminal, a step
+// that counts (images made, posts written) is a bar of its done and total
+// items, and the other events are lines above it. Elsewhere every event
+// is a plain line, but a counting step prints at most one line a second
+// (and its first and last); nothing with --quiet.
 type progress struct {
 	out   io.Writer
 	tty   bool
 	quiet bool
-	what  string
 	// throttle is the least time between two redraws of the bar.
 	throttle time.Duration
+	now      func() time.Time
 	bar      *progressbar.ProgressBar
+	// items is what the bar, or the last counted plain line, counts.
+	items string
+	// printed is when the last counted plain line was printed.
+	printed time.Time
 }
 
-func (a *app) newProgress(what string) *progress {
-	return &progress{out: a.stderr, tty: a.isTerminal(a.stderr), quiet: a.quiet, what: what, throttle: a.barThrottle}
+// plainInterval is the least time between two counted plain lines.
+const plainInterval = time.Second
+
+func (a *app) newProgress() *progress {
+	return &progress{out: a.stderr, tty: a.isTerminal(a.stderr), quiet: a.quiet, throttle: a.barThrottle, now: a.now}
 }
 
 // note reports a step of a run without a count.
@@ -40,50 +50,40 @@ func (p *progress) event(e contentgen.Event) {
 	if p.quiet {
 		return
 	}
-	if !p.tty {
-		if e.Type == contentgen.EventWarning {
-			fmt.Fprintln(p.out, "warning:", e.Message)
+	line := e.Message
+	if e.Type == contentgen.EventWarning {
+		line = "warning: " + line
+	}
+	if e.Total <= 0 || e.Type == contentgen.EventWarning {
+		if p.tty {
+			p.println(line)
 		} else {
-			fmt.Fprintln(p.out, e.Message)
+			fmt.Fprintln(p.out, line)
 		}
 		return
 	}
-	if e.Type == contentgen.EventWarning {
-		p.println("warning: " + e.Message)
+	if !p.tty {
+		now := p.now()
+		if e.Items != p.items || e.Done >= e.Total || now.Sub(p.printed) >= plainInterval {
+			fmt.Fprintln(p.out, line)
+			p.items, p.printed = e.Items, now
+		}
 		return
 	}
-	if p.bar == nil {
-		// A spinner until the run reports a count, then a bar.
-		p.bar = progressbar.NewOptions(-1,
+	if p.bar == nil || e.Items != p.items || p.bar.GetMax() != e.Total {
+		p.finish()
+		p.items = e.Items
+		p.bar = progressbar.NewOptions(e.Total,
 			progressbar.OptionSetWriter(p.out),
+			progressbar.OptionSetDescription(e.Items),
 			progressbar.OptionShowCount(),
 			progressbar.OptionSetWidth(30),
 			progressbar.OptionSetPredictTime(true),
 			progressbar.OptionThrottle(p.throttle),
 			progressbar.OptionClearOnFinish(),
-			// Redraw only on events: no goroutine of the bar's own
-			// writes after the run.
-			progressbar.OptionSetSpinnerChangeInterval(0),
 		)
 	}
-	if e.Total <= 0 {
-		p.bar.Describe(shorten(e.Message, 48))
-		return
-	}
-	if p.bar.GetMax() != e.Total {
-		p.bar.ChangeMax(e.Total)
-		p.bar.Describe(p.what)
-	}
 	_ = p.bar.Set(e.Done)
-}
-
-// shorten cuts s to n runes.
-func shorten(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 // println prints a line above the bar, or alone before it starts.
