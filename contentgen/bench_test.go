@@ -15,6 +15,8 @@ import (
 	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/providers"
+	"github.com/contentgen/contentgen/providers/ai"
+	"github.com/contentgen/contentgen/providers/ai/aitest"
 	"github.com/contentgen/contentgen/providers/imaging"
 	"github.com/contentgen/contentgen/providers/local"
 )
@@ -329,4 +331,38 @@ func reportCPU(b *testing.B) func() {
 			b.ReportMetric(float64(end-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 		}
 	}
+}
+
+// BenchmarkGeneratePosts50AI is 50 posts with the ai text source against
+// an in-process OpenAI-compatible server that answers at once: what the
+// AI path costs besides the model (prompts, HTTP round trips, reading and
+// rendering the Markdown), per post in ns/post. Every iteration has its own
+// seed, so the cache never answers. A real model adds its own latency per
+// post, seconds for a local one, divided by the requests in flight.
+func BenchmarkGeneratePosts50AI(b *testing.B) {
+	ctx := context.Background()
+	fake := aitest.NewServer(b)
+	seed := int64(1)
+	b.ReportAllocs()
+	n := int64(0)
+	for b.Loop() {
+		b.StopTimer()
+		host, err := demosite.New(nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		gen, err := contentgen.New(host, history.NewMemStore(nil), &contentgen.Config{Seed: &seed, AIProviders: map[string]ai.Options{
+			contentgen.AIOne: {BaseURL: fake.BaseURL(), Model: "bench", KeyOptional: true},
+		}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		n++
+		b.StartTimer()
+		res, err := gen.GeneratePosts(ctx, contentgen.PostsRequest{Count: new(50), TextSource: contentgen.TextSourceAI, Seed: new(n), SetFeaturedImage: new(false)})
+		if err != nil || len(res.IDs) != 50 || res.AIText.Posts != 50 {
+			b.Fatal(res, err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*50), "ns/post")
 }
