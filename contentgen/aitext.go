@@ -438,11 +438,39 @@ func splitPost(answer string, excerpt bool) (title, summary, body string, ok boo
 			summary = locales.PlainText(p)
 			body = strings.TrimSpace(after)
 		}
+		if summary == "" {
+			// No summary: the opening of the body, as an excerpt is made
+			// of a post without one.
+			for _, para := range strings.Split(body, "\n\n") {
+				if p := strings.TrimSpace(para); p != "" && !strings.ContainsAny(p[:1], "#->|`") {
+					summary = firstSentences(locales.PlainText(p))
+					break
+				}
+			}
+		}
 		if w := strings.Fields(summary); len(w) > maxExcerptWords {
 			summary = strings.Join(w[:maxExcerptWords], " ") + "…"
 		}
 	}
 	return title, summary, body, body != ""
+}
+
+// firstSentences returns the first sentence of s, two when the first is
+// short.
+func firstSentences(s string) string {
+	end := 0
+	for end < len(s) {
+		i := strings.IndexAny(s[end:], ".!?。！？")
+		if i < 0 {
+			return s
+		}
+		_, size := utf8.DecodeRuneInString(s[end+i:])
+		end += i + size
+		if len(strings.Fields(s[:end])) >= 8 {
+			break
+		}
+	}
+	return strings.TrimSpace(s[:end])
 }
 
 // commentsPrompt asks for n comments on a post.
@@ -471,23 +499,19 @@ func (a *aiRun) writeComments(ctx context.Context, posts []Post, topics map[int6
 		ok     bool
 	}
 	jobs := make([]job, 0, len(byPost))
-	for k, post := range posts {
+	titles := make([]string, 0, len(byPost))
+	for _, post := range posts {
 		if idx := byPost[post.ID]; len(idx) > 0 {
 			jobs = append(jobs, job{idx: idx})
+			titles = append(titles, post.Title)
 			delete(byPost, post.ID)
-			_ = k
 		}
 	}
 	var wg sync.WaitGroup
 	for k := range jobs {
 		j := &jobs[k]
 		post := plan[j.idx[0]].c.PostID
-		var title, topic string
-		for _, p := range posts {
-			if p.ID == post {
-				title = p.Title
-			}
-		}
+		title, topic := titles[k], ""
 		if t, ok := topics[post]; ok && !t.IsZero() {
 			topic = t.Name()
 		}

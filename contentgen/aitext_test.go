@@ -3,6 +3,7 @@ package contentgen_test
 import (
 	"context"
 	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strconv"
 	"strings"
@@ -327,4 +328,119 @@ func TestAITextSourcePrecedence(t *testing.T) {
 	req.TextSource = "gpt"
 	_, err = f.gen.GeneratePosts(ctx, req)
 	require.ErrorIs(t, err, contentgen.ErrInvalidParameter)
+}
+
+// A comments run with the ai text source setting has the model write the
+// comments, one request per post.
+func TestAITextComments(t *testing.T) {
+	t.Parallel()
+	f := newAIFixture(t, nil)
+	ctx := context.Background()
+	_, err := f.gen.Settings().Update(ctx, func(s *contentgen.Settings) { s.TextSource = contentgen.TextSourceAI })
+	require.NoError(t, err)
+	res, err := f.gen.GenerateComments(ctx, contentgen.CommentsRequest{CommentsPerPostMin: new(2), CommentsPerPostMax: new(4), AvatarPercentage: new(0), Seed: new(int64(5))})
+	require.NoError(t, err)
+	require.NotEmpty(t, res.IDs)
+	require.Empty(t, res.Warnings)
+	require.Equal(t, len(res.IDs), res.AIText.Comments)
+	require.Len(t, f.fake.Requests(), res.Posts)
+	comments, err := f.host.Comments(ctx, contentgen.CommentQuery{IDs: contentgen.OnlyIDs(res.IDs...)})
+	require.NoError(t, err)
+	for _, c := range comments {
+		require.Contains(t, c.Content, aitest.Comment)
+	}
+}
+
+// A model's post is split into title, summary and body; a missing summary
+// is the body's opening; an answer without a title is refused.
+func TestSplitPost(t *testing.T) {
+	t.Parallel()
+	title, summary, body, ok := contentgen.SplitPost("```markdown\n# **Ein Tag** am See\n\nKurz gesagt: schön.\n\nDer Text.\n```", true)
+	require.True(t, ok)
+	require.Equal(t, "Ein Tag am See", title)
+	require.Equal(t, "Kurz gesagt: schön.", summary)
+	require.Equal(t, "Der Text.", body)
+
+	_, summary, body, ok = contentgen.SplitPost("Title: Ein Tag\n\n## Morgens\n\nWir gehen los. Es regnet. Dann scheint die Sonne wieder über dem See.\n", true)
+	require.True(t, ok)
+	require.Equal(t, "Wir gehen los. Es regnet. Dann scheint die Sonne wieder über dem See.", summary)
+	require.Contains(t, body, "## Morgens")
+
+	_, _, _, ok = contentgen.SplitPost("Dies ist ein langer Absatz ohne Titel, der nur aus Text besteht und sehr viele Wörter enthält, mehr als fünfzehn Stück.", false)
+	require.False(t, ok)
+}
+
+// Answers slower than the provider's timeout fall back too, with one
+// warning.
+func TestAITextSlowAnswersFallBack(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	f := newAIFixture(t, func(c *contentgen.Config) {
+		o := c.AIProviders[contentgen.AIOne]
+		o.Timeout = 20 * time.Millisecond
+		c.AIProviders[contentgen.AIOne] = o
+	})
+	defer close(release)
+	f.fake.SetAnswer(func(w http.ResponseWriter, req *aitest.Request, n int) bool {
+		select {
+		case <-release:
+		case <-time.After(time.Minute):
+		}
+		return true
+	})
+	req := aiPosts(3, contentgen.FormatHTML)
+	req.AutoComments = false
+	res, err := f.gen.GeneratePosts(context.Background(), req)
+	require.NoError(t, err)
+	require.Len(t, res.IDs, 3)
+	require.Equal(t, 3, res.AIText.FallbackPosts)
+	require.Equal(t, []string{"3 posts were written by the offline writer: the AI provider ai_one failed (Connection failed: the AI provider could not be reached)."}, res.Warnings)
+}
+
+// ai_two (messages) and ai_three (generate content) write posts too,
+// through their own wire formats, sanitised as ai_one's are.
+func TestAITextOtherProviders(t *testing.T) {
+	t.Parallel()
+	answers := map[string]struct {
+		path string
+		wrap func(text string) string
+	}{
+		contentgen.AITwo: {"/v1/messages", func(text string) string {
+			return `{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":` + strconv.Quote(text) + `}],"stop_reason":"end_turn","usage":{"input_tokens":10,"output_tokens":90}}`
+		}},
+		contentgen.AIThree: {"/v1beta/models/m:generateContent", func(text string) string {
+			return `{"candidates":[{"content":{"parts":[{"text":` + strconv.Quote(text) + `}],"role":"model"},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":10,"candidatesTokenCount":90}}`
+		}},
+	}
+	for slug, a := range answers {
+		t.Run(slug, func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path != a.path {
+					http.NotFound(w, r)
+					return
+				}
+				w.Header().Set("Content-Type", "application/json")
+				_, _ = w.Write([]byte(a.wrap(aitest.Post(false))))
+			}))
+			t.Cleanup(srv.Close)
+			f := newAIFixture(t, func(c *contentgen.Config) {
+				c.AIProviders[slug] = ai.Options{BaseURL: srv.URL, Model: "m", KeyOptional: true}
+			})
+			ctx := context.Background()
+			_, err := f.gen.Settings().Update(ctx, func(s *contentgen.Settings) { s.AI.Provider = slug })
+			require.NoError(t, err)
+			req := aiPosts(2, contentgen.FormatBlocks)
+			req.AutoComments = false
+			res, err := f.gen.GeneratePosts(ctx, req)
+			require.NoError(t, err)
+			require.Empty(t, res.Warnings)
+			require.Equal(t, slug, res.AIText.Provider)
+			require.Equal(t, 200, res.AIText.Tokens)
+			for _, p := range f.posts(t, res.IDs) {
+				require.Equal(t, aitest.Title, p.Title)
+				checkBody(t, contentgen.FormatBlocks, p.Content)
+			}
+		})
+	}
 }

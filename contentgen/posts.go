@@ -326,7 +326,7 @@ func (rn *run) postEntry(id int64, post *Post, p *postsPlan, templateName string
 			"generation_time":         generationTime,
 			"post_status":             post.Status,
 			"content_format":          string(p.format),
-			"text_source":             source,
+			"text_source":             textSourceValue(source),
 			"run_id":                  rn.id,
 		},
 	}
@@ -355,6 +355,20 @@ func (g *Generator) commentPosts(ctx context.Context, rn *run, p *postsPlan, pre
 	res.Comments, res.CommentIDs = len(ids), ids
 	work.comments += len(ids)
 	return err
+}
+
+// textSourceValue is src as a meta value: the constants box without an
+// allocation, which a post of a large run would otherwise cost.
+func textSourceValue(src string) any {
+	switch src {
+	case TextSourceAI:
+		return TextSourceAI
+	case TextSourceRealText:
+		return TextSourceRealText
+	case TextSourceLorem:
+		return TextSourceLorem
+	}
+	return src
 }
 
 func variationMeta(p *postsPlan) string {

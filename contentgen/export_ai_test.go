@@ -1,0 +1,4 @@
+package contentgen
+
+// SplitPost exposes splitPost to the tests.
+var SplitPost = splitPost
