@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	mrand "math/rand/v2"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -219,13 +220,25 @@ func (g *Generator) newRun(ctx context.Context, s Settings, seed *int64, locale 
 	}, nil
 }
 
+// supportedLocales lists the codes of the registry's locales.
+func supportedLocales(r *locales.Registry) string {
+	var b strings.Builder
+	for i, l := range r.List() {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(l.Code)
+	}
+	return b.String()
+}
+
 // resolveLocale picks the run's locale: the request's, else the setting,
 // with "auto" following the site.
 func (g *Generator) resolveLocale(ctx context.Context, requested string, s Settings) (string, error) {
 	if requested != "" && requested != "auto" {
 		code, ok := g.cfg.Locales.Match(requested)
 		if !ok {
-			return "", invalid("locale", "locale %q is not supported; the languages list names the supported codes", requested)
+			return "", invalid("locale", "locale %q is not supported and has no close match; the supported locales are %s", requested, supportedLocales(g.cfg.Locales))
 		}
 		return code, nil
 	}

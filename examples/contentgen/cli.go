@@ -60,6 +60,8 @@ type app struct {
 	wp site.WordPress
 	// getenv reads the environment.
 	getenv func(string) string
+	// globalFlags are the flags of every command.
+	globalFlags *pflag.FlagSet
 }
 
 // isTerminal reports whether stream is a file open on a terminal.
@@ -95,7 +97,11 @@ func failure(cmd *cobra.Command, err error) error {
 	}
 	var ce *contentgen.Error
 	if errors.As(err, &ce) && ce.Param != "" && (strings.HasPrefix(string(ce.Code), "invalid_") || ce.Code == contentgen.CodeNotFound) {
-		return &exitError{exitUsage, &paramError{flag: flagOf(cmd, ce.Param), err: ce}}
+		pe := &paramError{flag: flagOf(cmd, ce.Param), err: ce}
+		if ce.Param == "locale" {
+			pe.hint = "contentgen locales shows their names"
+		}
+		return &exitError{exitUsage, pe}
 	}
 	return &exitError{exitFailure, err}
 }
@@ -105,9 +111,16 @@ func failure(cmd *cobra.Command, err error) error {
 type paramError struct {
 	flag string
 	err  *contentgen.Error
+	// hint says where to look for a valid value, when there is a place.
+	hint string
 }
 
-func (e *paramError) Error() string { return e.flag + ": " + e.err.Message }
+func (e *paramError) Error() string {
+	if e.hint != "" {
+		return e.flag + ": " + e.err.Message + " (" + e.hint + ")"
+	}
+	return e.flag + ": " + e.err.Message
+}
 func (e *paramError) Unwrap() error { return e.err }
 
 // flagOf names the flag of a library parameter ("taxonomy_config.genre"
@@ -195,6 +208,9 @@ value), 1 for any other failure.`,
 		return &exitError{exitUsage, err}
 	})
 	pf := root.PersistentFlags()
+	a.globalFlags = pf
+	root.Version = version()
+	root.SetVersionTemplate("contentgen {{.Version}}\n")
 	pf.StringVar(&a.db, "db", "contentgen.db", `where the site is kept: a SQLite file, a postgres:// URL, or "memory" (gone when the command ends)`)
 	pf.StringVar(&a.media, "media", "", "directory of media files (default: the SQLite file's name plus .media, or contentgen-media for PostgreSQL)")
 	pf.StringVar(&a.acfDir, "acf-json", "", "directory of ACF local JSON field groups (acf-json) to read custom fields from")
@@ -208,7 +224,8 @@ value), 1 for any other failure.`,
 	pf.StringVar(&a.aiModel, "ai-model", "", "model of --ai-base-url, such as llama3.2")
 	pf.BoolVar(&a.jsonOut, "json", false, "print the result as JSON on stdout, and nothing else there")
 	pf.BoolVarP(&a.quiet, "quiet", "q", false, "print no progress on stderr")
-	root.AddCommand(a.generateCmd(), a.deleteCmd(), a.cleanupCmd(), a.historyCmd(), a.templatesCmd(), a.settingsCmd())
+	root.AddCommand(a.generateCmd(), a.deleteCmd(), a.cleanupCmd(), a.historyCmd(), a.templatesCmd(), a.mediaCmd(),
+		a.settingsCmd(), a.localesCmd())
 	return root
 }
 
@@ -240,7 +257,7 @@ func (a *app) open(ctx context.Context) (*session, error) {
 			wp.AppPassword = a.getenv(site.EnvWordPressPassword)
 		}
 		if err := wp.Check(); err != nil {
-			return nil, usageErr("-%s", err)
+			return nil, &exitError{exitUsage, a.dashed(err)}
 		}
 		st, err = site.OpenWordPress(ctx, wp, a.db, nil)
 	} else {
@@ -249,12 +266,12 @@ func (a *app) open(ctx context.Context) (*session, error) {
 		}, nil)
 	}
 	if err != nil {
-		return nil, &exitError{exitFailure, err}
+		return nil, &exitError{exitFailure, a.dashed(err)}
 	}
 	gen, err := st.Generator(ctx, site.GeneratorOptions{ACFDir: a.acfDir, AIProviders: aiProviders})
 	if err != nil {
 		st.Close()
-		return nil, &exitError{exitFailure, err}
+		return nil, &exitError{exitFailure, a.dashed(err)}
 	}
 	return &session{site: st, gen: gen}, nil
 }

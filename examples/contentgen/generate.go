@@ -21,8 +21,8 @@ func (a *app) generateCmd() *cobra.Command {
 		Short: "Generate posts, terms, users or comments",
 		Long: `Generate posts, terms, users or comments. Options not given take the
 library's defaults or the site's settings (default_post_count, ...).`,
-		Args: noArgs,
 	}
+	needSubcommand(cmd)
 	cmd.AddCommand(a.generatePostsCmd(), a.generateTermsCmd(), a.generateUsersCmd(), a.generateCommentsCmd())
 	return cmd
 }

@@ -157,9 +157,9 @@ func (a *app) historyClearCmd() *cobra.Command {
 func (a *app) templatesCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "templates",
-		Short: "List the templates that generate posts can use (--template-id)",
-		Args:  noArgs,
+		Short: "List, show, delete, export and import the templates that generate posts can use (--template-id)",
 	}
+	needSubcommand(cmd)
 	list := &cobra.Command{
 		Use:     "list",
 		Short:   "List the templates",
@@ -189,7 +189,7 @@ func (a *app) templatesCmd() *cobra.Command {
 			return tw.Flush()
 		})
 	}
-	cmd.AddCommand(list)
+	cmd.AddCommand(list, a.templatesGetCmd(), a.templatesDeleteCmd(), a.templatesExportCmd(), a.templatesImportCmd())
 	return cmd
 }
 

@@ -10,7 +10,9 @@
 //	contentgen history [--type post] | history stats | history prune | history clear
 //	contentgen delete --type user [--ids 3,4] | delete posts --post-type book --delete-related-cpts
 //	contentgen cleanup [--yes]
-//	contentgen templates list
+//	contentgen templates list | templates get 2 | templates delete 5 | templates export > t.json | templates import t.json
+//	contentgen media list | media download --provider provider_local | media upload FILE
+//	contentgen settings [--set name=value]... | locales | --version
 //
 // It works on the same site as examples/server: the SQLite file
 // contentgen.db by default (media files in contentgen.db.media), another
