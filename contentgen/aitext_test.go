@@ -21,6 +21,7 @@ import (
 	"github.com/contentgen/contentgen/locales/markup/markuptest"
 	"github.com/contentgen/contentgen/providers/ai"
 	"github.com/contentgen/contentgen/providers/ai/aitest"
+	"github.com/contentgen/contentgen/templates"
 )
 
 // aiFixture is a demo site whose Generator writes with the ai_one client
@@ -324,6 +325,22 @@ func TestAITextSourcePrecedence(t *testing.T) {
 	require.NoError(t, err)
 	require.Nil(t, res.AIText)
 	require.Equal(t, "lorem", f.historyMeta(t, res.IDs[0])["text_source"])
+
+	// A template's text source applies unless the request names one.
+	_, err = f.gen.Settings().Update(ctx, func(s *contentgen.Settings) { s.TextSource = contentgen.TextSourceLorem })
+	require.NoError(t, err)
+	tpl, err := f.gen.Templates().Create(ctx, templates.Input{Name: "Written", PostType: "post",
+		FieldConfig: templates.FieldConfig{TextSource: contentgen.TextSourceAI}})
+	require.NoError(t, err)
+	req.TextSource, req.TemplateID = "", tpl.ID
+	res, err = f.gen.GeneratePosts(ctx, req)
+	require.NoError(t, err)
+	require.Equal(t, "ai", res.TextSource)
+	require.Equal(t, aitest.Title, f.posts(t, res.IDs)[0].Title)
+	req.TextSource = contentgen.TextSourceRealText
+	res, err = f.gen.GeneratePosts(ctx, req)
+	require.NoError(t, err)
+	require.Equal(t, "realtext", res.TextSource)
 
 	req.TextSource = "gpt"
 	_, err = f.gen.GeneratePosts(ctx, req)

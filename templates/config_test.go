@@ -38,6 +38,8 @@ func TestParseFieldConfig(t *testing.T) {
 		{"content format", `{"content_format":"blocks"}`, ""},
 		{"unknown content format", `{"content_format":"docx"}`, "field_config.content_format"},
 		{"content format not a string", `{"content_format":1}`, "field_config.content_format"},
+		{"text source", `{"text_source":"ai"}`, ""},
+		{"unknown text source", `{"text_source":"gpt"}`, "field_config.text_source"},
 		{"wrong JSON type", `{"custom_fields":{"f":{"mode":3}}}`, "field_config.custom_fields.f.mode"},
 		{"not an object", `[1,2]`, "field_config"},
 		{"broken JSON", `{"custom_fields":`, "field_config"},

@@ -823,7 +823,7 @@ async function settingsView() {
     h('div', { class: 'grid3' },
       field(t('adminLocale'), h('select', { name: 'admin_locale', id: 'admin-locale' }, options([['auto', t('auto')], ['en_US', 'English'], ['de_DE', 'Deutsch']], g.admin_locale))),
       field(t('contentLocale'), h('select', { name: 'locale' }, h('option', { value: 'auto', selected: g.locale === 'auto' }, t('auto')), langOptions)),
-      field(t('textSource'), h('select', { name: 'text_source' }, options([['lorem', t('text_lorem')], ['realtext', t('text_realtext')]], g.text_source))),
+      field(t('textSource'), h('select', { name: 'text_source' }, options([['lorem', t('text_lorem')], ['realtext', t('text_realtext')], ['ai', t('text_ai')]], g.text_source))),
       field(t('defaultPostCount'), number('default_post_count', g.default_post_count, 1, 500)),
       field(t('defaultTermCount'), number('default_term_count', g.default_term_count, 1, 500)),
       field(t('defaultUserCount'), number('default_user_count', g.default_user_count, 1, 500)),
