@@ -51,6 +51,12 @@ type dialect interface {
 	// the values of list (a non-empty []int64 or []string), with its
 	// arguments.
 	inList(col string, list any) (string, []any)
+	// byKey returns a reference to col that the planner does not answer
+	// from an index of col, for a query bounded by a short range of the
+	// primary key, which is cheaper to read by that key: SQLite, which
+	// has no statistics, would otherwise read every row of a post type
+	// from an index of types and sort them.
+	byKey(col string) string
 	// insertRows inserts the rows of r into its table, in order.
 	insertRows(ctx context.Context, q querier, r *rowSet) error
 	// contains returns a condition true when the text column col contains
@@ -83,6 +89,10 @@ type dialect interface {
 	// row as it is and inserts nothing, or, on MySQL, fails the statement
 	// with a conflict (see isConflict) that leaves the transaction going.
 	upsert(conflict, set []string) string
+	// upsertAdd is the suffix of an INSERT into table that, when a row
+	// with the same values of the unique columns conflict exists, adds
+	// the inserted value of col to its own instead.
+	upsertAdd(table string, conflict []string, col string) string
 	// insertID runs stmt, an INSERT of one row into a table with an
 	// identity column "id", and returns the id of the row.
 	insertID(ctx context.Context, q querier, stmt string, args []any) (int64, error)
@@ -299,8 +309,16 @@ func (sqliteDialect) readOnly() *sql.TxOptions { return &sql.TxOptions{ReadOnly:
 
 func (sqliteDialect) writeTx() *sql.TxOptions              { return nil }
 func (sqliteDialect) upsert(conflict, set []string) string { return onConflict(conflict, set) }
+func (sqliteDialect) upsertAdd(table string, conflict []string, col string) string {
+	return onConflictAdd(table, conflict, col)
+}
 func (sqliteDialect) insertID(ctx context.Context, q querier, stmt string, args []any) (int64, error) {
 	return returningID(ctx, q, stmt, args)
+}
+
+// onConflictAdd is the upsertAdd of SQLite and PostgreSQL.
+func onConflictAdd(table string, conflict []string, col string) string {
+	return " ON CONFLICT (" + strings.Join(conflict, ", ") + ") DO UPDATE SET " + col + " = " + table + "." + col + " + excluded." + col
 }
 
 // onConflict is the upsert of SQLite and PostgreSQL.
@@ -379,6 +397,14 @@ func (postgresDialect) ddl(q string) string {
 		"${bytes}", "BYTEA",
 	).Replace(q)
 }
+
+// byKey is a unary plus, a no-op on any value, which SQLite does not
+// answer from an index.
+func (sqliteDialect) byKey(col string) string { return "+" + col }
+
+// byKey is col: PostgreSQL's planner weighs the range of the key by its
+// statistics.
+func (postgresDialect) byKey(col string) string { return col }
 
 func (postgresDialect) inList(col string, list any) (string, []any) {
 	return col + " = ANY(?)", []any{list}
@@ -512,6 +538,9 @@ func (postgresDialect) isRetryable(err error) bool {
 
 func (postgresDialect) writeTx() *sql.TxOptions              { return nil }
 func (postgresDialect) upsert(conflict, set []string) string { return onConflict(conflict, set) }
+func (postgresDialect) upsertAdd(table string, conflict []string, col string) string {
+	return onConflictAdd(table, conflict, col)
+}
 func (postgresDialect) insertID(ctx context.Context, q querier, stmt string, args []any) (int64, error) {
 	return returningID(ctx, q, stmt, args)
 }

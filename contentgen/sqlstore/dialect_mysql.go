@@ -69,6 +69,10 @@ func (d mysqlDialect) ddl(q string) string {
 // inList writes the list as placeholders, whatever its length: the
 // driver interpolates the arguments into the statement (interpolateParams),
 // so the server's limit on placeholders does not apply.
+// byKey is col: MySQL's planner weighs the range of the key by its
+// statistics.
+func (mysqlDialect) byKey(col string) string { return col }
+
 func (mysqlDialect) inList(col string, list any) (string, []any) {
 	args := listArgs(list)
 	return col + " IN (?" + strings.Repeat(",?", len(args)-1) + ")", args
@@ -212,6 +216,12 @@ func (mysqlDialect) upsert(conflict []string, set []string) string {
 		parts[i] = c + " = VALUES(" + c + ")"
 	}
 	return " ON DUPLICATE KEY UPDATE " + strings.Join(parts, ", ")
+}
+
+// upsertAdd adds to the column of the row that has the same unique
+// values.
+func (mysqlDialect) upsertAdd(_ string, _ []string, col string) string {
+	return " ON DUPLICATE KEY UPDATE " + col + " = " + col + " + VALUES(" + col + ")"
 }
 
 // insertID runs an INSERT into a table with an AUTO_INCREMENT id and

@@ -115,7 +115,16 @@
 //     200 ms, up to five runs.
 //     Queries read a page and then the terms, roles and meta of the whole
 //     page in one query each. Host implements Trasher, Transactor, Exister,
-//     PostDeleter and MediaStorer: with HostOptions.MediaDir a media file exists
+//     PostDeleter, Lister and MediaStorer. Lister (host_list.go) answers
+//     the pages of Generator.Content: a listing of posts without a search
+//     sums the table post_counts (posts per block of 1024 ids, type,
+//     status and generated marker) for its exact total, finds there the
+//     block where its page begins, and reads ids from that block on by
+//     the primary key, so page 1 and page 2,000 cost about the same on a
+//     site of a thousand posts and of fifty thousand; every write that
+//     adds, removes, trashes or marks posts updates post_counts in its
+//     transaction (countPosts). Other listings count and read with LIMIT
+//     and OFFSET by id. with HostOptions.MediaDir a media file exists
 //     exactly while its record does, placed once its insert commits and
 //     removed once its delete commits. It implements contentgen.Describer
 //     too: its Capabilities name the DB's History, Templates and State,
@@ -161,6 +170,10 @@
 //     DB.stmt), and take their table names from db.t, the tables struct
 //     of tables.go, which Open builds once from Options.TablePrefix; no
 //     statement is rewritten to find its tables.
+//   - A write that adds or removes posts, or changes their type, status
+//     or generated marker: countPosts before and after it, in its
+//     transaction, or the totals of listings go wrong (TestListPostsAcrossBlocks
+//     and the Lister checks of hosttest catch it).
 //   - A new table, column or index: a new migration, in
 //     migrations/NNNN_what.sql and migrations/mysql/NNNN_what.sql, that
 //     names its tables by tokens (${posts}, and ${posts}_author for an

@@ -304,7 +304,18 @@ func (h *Host) SetMeta(ctx context.Context, kind contentgen.ObjectKind, id int64
 			stmt += ",(?,?,?,?)"
 		}
 		stmt += h.db.d.upsert([]string{"kind", "object_id", "meta_key"}, []string{"meta_value"})
+		// A post's marker is counted in post_counts.
+		_, marker := m[contentgen.MarkerKey]
+		counted := kind == contentgen.KindPost && marker
+		if counted {
+			if err := h.countPosts(ctx, q, []int64{id}, -1); err != nil {
+				return fail(ctx, "counting posts", err)
+			}
+		}
 		_, err = q.ExecContext(ctx, h.db.stmt(stmt), args...)
+		if err == nil && counted {
+			err = h.countPosts(ctx, q, []int64{id}, +1)
+		}
 		return fail(ctx, "setting meta", err)
 	})
 }

@@ -122,7 +122,10 @@ func (h *Host) CreatePosts(ctx context.Context, posts []contentgen.Post) ([]int6
 		for i := range posts {
 			metas[i] = posts[i].Meta
 		}
-		return fail(ctx, "storing post meta", h.insertMeta(ctx, q, contentgen.KindPost, ids, metas))
+		if err := h.insertMeta(ctx, q, contentgen.KindPost, ids, metas); err != nil {
+			return fail(ctx, "storing post meta", err)
+		}
+		return fail(ctx, "counting posts", h.countPosts(ctx, q, ids, +1))
 	})
 	if err != nil {
 		return nil, err
@@ -265,6 +268,9 @@ func (h *Host) deletePosts(ctx context.Context, q querier, ids []int64) ([]int64
 		removed = append(removed, id)
 	}
 	slices.Sort(removed)
+	if err := h.countPosts(ctx, q, removed, -1); err != nil {
+		return nil, err
+	}
 	if err := h.reparent(ctx, q, h.db.t.posts, anc); err != nil {
 		return nil, err
 	}
@@ -315,8 +321,17 @@ func (h *Host) setStatus(ctx context.Context, table, what, status string, ids []
 		if len(ids) == 0 {
 			return nil
 		}
+		counted := table == h.db.t.posts
+		if counted {
+			if err := h.countPosts(ctx, q, ids, -1); err != nil {
+				return fail(ctx, "counting posts", err)
+			}
+		}
 		cond, args := h.db.d.inList("id", ids)
 		_, err := q.ExecContext(ctx, h.db.stmt("UPDATE "+table+" SET status = ? WHERE "+cond), append([]any{status}, args...)...)
+		if err == nil && counted {
+			err = h.countPosts(ctx, q, ids, +1)
+		}
 		return fail(ctx, "trashing "+what, err)
 	})
 }

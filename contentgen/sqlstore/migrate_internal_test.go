@@ -272,7 +272,7 @@ func TestMigrationsNameTablesWithThePrefix(t *testing.T) {
 		tb := newTables("wp_cg_")
 		known := map[string]bool{}
 		for _, n := range []string{tb.schemaVersion, tb.history, tb.templates, tb.templateSyncMark, tb.state, tb.hostRegistry,
-			tb.posts, tb.terms, tb.termLinks, tb.users, tb.userRoles, tb.comments, tb.media, tb.meta, tb.idBlocks, tb.unitLocks} {
+			tb.posts, tb.terms, tb.termLinks, tb.users, tb.userRoles, tb.comments, tb.media, tb.meta, tb.postCounts, tb.idBlocks, tb.unitLocks} {
 			require.True(t, strings.HasPrefix(n, "wp_cg_"), n)
 			known[n] = true
 		}
@@ -354,5 +354,39 @@ func TestInTxLockedSeedsOnce(t *testing.T) {
 			require.NoError(t, err)
 			require.Len(t, users, 1)
 		})
+	}
+}
+
+// TestPostCountsMigrationCountsExistingPosts checks that the migration
+// adding post_counts counts the posts a database already holds.
+func TestPostCountsMigrationCountsExistingPosts(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "test.db")
+	old, err := open(ctx, path, nil, 4)
+	require.NoError(t, err)
+	for id := int64(1); id <= 2100; id++ {
+		_, err := old.w.ExecContext(ctx, "INSERT INTO posts (id, type, status, title, content, excerpt, author_id, parent_id, date, featured_media_id) VALUES (?, 'post', ?, '', '', '', 0, 0, 0, 0)",
+			id, map[bool]string{true: "draft", false: "publish"}[id%4 == 0])
+		require.NoError(t, err)
+		if id%3 == 0 {
+			_, err := old.w.ExecContext(ctx, "INSERT INTO meta (kind, object_id, meta_key, meta_value) VALUES ('post', ?, ?, ?)", id, contentgen.MarkerKey, contentgen.MarkerValue)
+			require.NoError(t, err)
+		}
+	}
+	require.NoError(t, old.Close())
+
+	db, err := Open(ctx, path, nil)
+	require.NoError(t, err)
+	defer db.Close()
+	h := db.Host(nil)
+	require.NoError(t, h.RegisterPostType(ctx, contentgen.PostType{Name: "post", Public: true}))
+	for q, want := range map[*contentgen.Listing]int{
+		{}: 2100, {Statuses: []string{"draft"}}: 525, {Origin: contentgen.OnlyGenerated}: 700,
+		{Origin: contentgen.NotGenerated, Statuses: []string{"publish"}}: 2100 - 525 - 700 + 175,
+	} {
+		ids, total, err := h.List(ctx, contentgen.KindPost, *q)
+		require.NoError(t, err)
+		require.Equal(t, want, total, "%+v", *q)
+		require.Len(t, ids, want)
 	}
 }

@@ -12,7 +12,7 @@ import (
 type tables struct {
 	schemaVersion, history, templates, templateSyncMark, state string
 	hostRegistry, posts, terms, termLinks, users, userRoles    string
-	comments, media, meta                                      string
+	comments, media, meta, postCounts                          string
 	// MySQL only: see mysqlDialect.reserveIDs and lockUnit.
 	idBlocks, unitLocks string
 
@@ -32,6 +32,7 @@ func newTables(prefix string) tables {
 		{"template_sync_mark", &t.templateSyncMark}, {"state", &t.state}, {"host_registry", &t.hostRegistry},
 		{"posts", &t.posts}, {"terms", &t.terms}, {"term_links", &t.termLinks}, {"users", &t.users},
 		{"user_roles", &t.userRoles}, {"comments", &t.comments}, {"media", &t.media}, {"meta", &t.meta},
+		{"post_counts", &t.postCounts},
 		{"id_blocks", &t.idBlocks}, {"unit_locks", &t.unitLocks},
 	} {
 		*n.field = prefix + n.name
