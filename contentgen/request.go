@@ -151,8 +151,9 @@ type PostsRequest struct {
 	Seed *int64
 
 	// Progress, when set, receives events as the run proceeds. It is called
-	// from the generating goroutine and must not block for long.
-	Progress func(Event)
+	// from the generating goroutine and must not block for long. It is not
+	// kept when a request is stored (as package runs stores its requests).
+	Progress func(Event) `json:"-"`
 }
 
 // RelatedPostsOption overrides the creation of related posts of one post

@@ -154,7 +154,11 @@
 // its function the Querier of the transaction (Querier(ctx) returns the
 // same for a context that carries one), and AfterTx, which runs its
 // file changes once the transaction commits or rolls back; registered in
-// a savepoint that rolls back, they are undone then.
+// a savepoint that rolls back, they are undone then. A library with its
+// own database/sql code joins them through WithSQLTx, which hands it the
+// *sql.Tx itself, and WritePool and ReadPool, the pools db writes and
+// reads on: contentgen/runs completes the River job of a batch in the
+// transaction of the batch's content this way.
 //
 // InTxLocked is InTx holding a named lock of the database for the whole
 // transaction (an advisory lock on PostgreSQL, a row lock on MySQL, the

@@ -63,3 +63,42 @@ func (db *DB) InTxOf(ctx context.Context) bool { return db.txOf(ctx) != nil }
 func (db *DB) AfterTx(ctx context.Context, onCommit, onRollback func()) {
 	db.after(ctx, onCommit, onRollback)
 }
+
+// WritePool returns the connection pool on which db writes and begins its
+// transactions (on a SQLite file, its one writing connection; elsewhere
+// the pool every query uses). It is for libraries that must share db's
+// transactions through their own database/sql code, such as a job queue
+// whose jobs complete in the transaction of their work; statements run on
+// it outside InTx commit on their own. Do not close it: Close does.
+func (db *DB) WritePool() *sql.DB { return db.w }
+
+// ReadPool returns the connection pool on which db reads outside
+// transactions (on a SQLite file, several connections that see the last
+// commit while a transaction writes; elsewhere the same as WritePool).
+// Do not close it: Close does.
+func (db *DB) ReadPool() *sql.DB { return db.r }
+
+// TablePrefix returns Options.TablePrefix, which tables that another
+// package keeps beside db's should start with too.
+func (db *DB) TablePrefix() string { return db.prefix }
+
+// WithSQLTx runs fn with the *sql.Tx of the transaction ctx carries,
+// holding the transaction's mutex, so that no statement of a store runs
+// on it meanwhile. It fails without calling fn when ctx carries no live
+// transaction of db. fn must not call db's stores: they wait for the
+// mutex fn's caller holds.
+func (db *DB) WithSQLTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	if fn == nil {
+		return errors.New("sqlstore: WithSQLTx with a nil function")
+	}
+	ts := db.txOf(ctx)
+	if ts == nil {
+		return errors.New("sqlstore: WithSQLTx outside a transaction of the database")
+	}
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if ts.done {
+		return sql.ErrTxDone
+	}
+	return fn(ts.tx)
+}

@@ -1,0 +1,249 @@
+package runs_test
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	_ "github.com/jackc/pgx/v5/stdlib"
+	"github.com/stretchr/testify/require"
+
+	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/runs"
+	"github.com/contentgen/contentgen/contentgen/sqlstore"
+	"github.com/contentgen/contentgen/history"
+)
+
+const postgresEnv = "CONTENTGEN_TEST_POSTGRES"
+
+// engine opens a fresh database of one engine.
+type engine struct {
+	name string
+	open func(t *testing.T) *sqlstore.DB
+}
+
+func engines() []engine {
+	return []engine{
+		{"sqlite", func(t *testing.T) *sqlstore.DB {
+			return openDB(t, filepath.Join(t.TempDir(), "runs.db"), nil)
+		}},
+		{"postgres", func(t *testing.T) *sqlstore.DB {
+			dsn := os.Getenv(postgresEnv)
+			if dsn == "" {
+				t.Skipf("set %s to a PostgreSQL DSN (such as postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run the PostgreSQL tests", postgresEnv)
+			}
+			b := make([]byte, 6)
+			_, _ = rand.Read(b)
+			schema := "cgruns_" + hex.EncodeToString(b)
+			t.Cleanup(func() {
+				admin, err := sql.Open("pgx", dsn)
+				if err != nil {
+					return
+				}
+				defer admin.Close()
+				_, _ = admin.Exec("DROP SCHEMA IF EXISTS " + pgx.Identifier{schema}.Sanitize() + " CASCADE")
+			})
+			return openDB(t, dsn, &sqlstore.Options{Schema: schema, MaxConns: 4})
+		}},
+	}
+}
+
+func openDB(t *testing.T, dsn string, o *sqlstore.Options) *sqlstore.DB {
+	t.Helper()
+	db, err := sqlstore.Open(t.Context(), dsn, o)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = db.Close() })
+	return db
+}
+
+// site registers a blog's post types, taxonomies and roles in db and
+// returns a Generator writing to it.
+func site(t *testing.T, db *sqlstore.DB) *contentgen.Generator {
+	t.Helper()
+	ctx := t.Context()
+	h := db.Host(nil)
+	require.NoError(t, h.RegisterPostType(ctx, contentgen.PostType{
+		Name: "post", Label: "Posts", Public: true, Supports: []string{"title", "editor", "comments", "author"},
+		Taxonomies: []string{"category", "post_tag"},
+	}))
+	require.NoError(t, h.RegisterTaxonomy(ctx, contentgen.Taxonomy{Name: "category", Hierarchical: true, Public: true, PostTypes: []string{"post"}}))
+	require.NoError(t, h.RegisterTaxonomy(ctx, contentgen.Taxonomy{Name: "post_tag", Public: true, PostTypes: []string{"post"}}))
+	require.NoError(t, h.RegisterRole(ctx, contentgen.Role{Slug: "administrator", Capabilities: []string{contentgen.ManageOptions}}))
+	require.NoError(t, h.RegisterRole(ctx, contentgen.Role{Slug: "editor", Capabilities: []string{"edit_posts"}}))
+	_, err := h.CreateUsers(ctx, []contentgen.User{{Login: "admin", Email: "admin@example.com", Roles: []string{"administrator"}}})
+	require.NoError(t, err)
+	seed := int64(7)
+	gen, err := contentgen.New(h, nil, &contentgen.Config{Seed: &seed})
+	require.NoError(t, err)
+	return gen
+}
+
+func service(t *testing.T, db *sqlstore.DB, gen *contentgen.Generator, o *runs.Options) *runs.Service {
+	t.Helper()
+	if o == nil {
+		o = &runs.Options{}
+	}
+	if o.PollInterval == 0 {
+		o.PollInterval = 50 * time.Millisecond
+	}
+	s, err := runs.New(t.Context(), db, gen, o)
+	require.NoError(t, err)
+	return s
+}
+
+func start(t *testing.T, s *runs.Service) {
+	t.Helper()
+	require.NoError(t, s.Start(t.Context()))
+	t.Cleanup(func() { require.NoError(t, s.Stop(context.Background())) })
+}
+
+// follow waits for run id to reach a final status and returns it.
+func follow(t *testing.T, s *runs.Service, id string) *runs.Run {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	var last *runs.Run
+	require.NoError(t, s.Follow(ctx, id, func(r *runs.Run) error { last = r; return nil }))
+	return last
+}
+
+// generated returns the generated posts of db's history and checks that
+// each is a post that exists, with one entry.
+func generatedPosts(t *testing.T, db *sqlstore.DB) int {
+	t.Helper()
+	entries, total, err := db.History().List(t.Context(), history.Filter{ContentType: history.TypePost})
+	require.NoError(t, err)
+	seen := map[int64]bool{}
+	for _, e := range entries {
+		require.False(t, seen[e.ContentID], "post %d has one history entry", e.ContentID)
+		seen[e.ContentID] = true
+	}
+	posts, err := db.Host(nil).Posts(t.Context(), contentgen.PostQuery{Types: []string{"post"}})
+	require.NoError(t, err)
+	require.Len(t, posts, total, "every generated post exists and has an entry")
+	return total
+}
+
+// TestRunPosts: a run of more posts than a batch holds is made in batches
+// by two concurrent workers, each post once with one history entry, and
+// reports what it did.
+func TestRunPosts(t *testing.T) {
+	for _, e := range engines() {
+		t.Run(e.name, func(t *testing.T) {
+			db := e.open(t)
+			gen := site(t, db)
+			s := service(t, db, gen, &runs.Options{Workers: 2, WorkerName: "w1"})
+			start(t, s)
+			r, err := s.Submit(t.Context(), runs.Request{Kind: runs.KindPosts, Count: 53, BatchSize: 10,
+				Posts: &contentgen.PostsRequest{SetFeaturedImage: new(false), Seed: new(int64(3))}})
+			require.NoError(t, err)
+			require.Equal(t, runs.StatusQueued, r.Status)
+			require.EqualValues(t, 53, r.Total)
+			require.EqualValues(t, 6, r.Batches)
+
+			r = follow(t, s, r.ID)
+			require.Equal(t, runs.StatusSucceeded, r.Status)
+			require.EqualValues(t, 53, r.Done)
+			require.EqualValues(t, 6, r.BatchesDone)
+			// Two batches written at once may clash (a new term's slug)
+			// and one be run again: counted, never made twice.
+			require.Equal(t, r.Errors == 0, r.LastError == "")
+			require.False(t, r.StartedAt.IsZero())
+			require.False(t, r.EndedAt.Before(r.StartedAt))
+			require.Equal(t, []runs.Worker{{Name: "w1", Batches: 6, Items: 53}}, r.Workers)
+			require.Equal(t, 53, generatedPosts(t, db))
+
+			list, err := s.List(t.Context(), 0)
+			require.NoError(t, err)
+			require.Len(t, list, 1)
+			require.Equal(t, r.ID, list[0].ID)
+		})
+	}
+}
+
+// TestRunInvalid: a request the library refuses is an error of its code;
+// one that does not fit the site fails the run with the message of the
+// batch, and nothing is made.
+func TestRunInvalid(t *testing.T) {
+	db := engines()[0].open(t)
+	gen := site(t, db)
+	s := service(t, db, gen, nil)
+	_, err := s.Submit(t.Context(), runs.Request{Kind: runs.KindPosts, Count: 0})
+	require.ErrorIs(t, err, contentgen.ErrInvalidCount)
+	_, err = s.Submit(t.Context(), runs.Request{Kind: "media", Count: 3})
+	require.ErrorIs(t, err, contentgen.ErrInvalidParameter)
+	_, err = s.Submit(t.Context(), runs.Request{Kind: runs.KindPosts, Count: 3, Posts: &contentgen.PostsRequest{DeleteExistingBeforeGenerate: true}})
+	require.ErrorIs(t, err, contentgen.ErrInvalidParameter)
+	_, err = s.Get(t.Context(), "nope")
+	require.ErrorIs(t, err, contentgen.ErrNotFound)
+
+	start(t, s)
+	r, err := s.Submit(t.Context(), runs.Request{Kind: runs.KindPosts, Count: 1200, Posts: &contentgen.PostsRequest{PostType: "book"}})
+	require.NoError(t, err)
+	require.EqualValues(t, 3, r.Batches, "batches of the per-request size by default")
+	r = follow(t, s, r.ID)
+	require.Equal(t, runs.StatusFailed, r.Status)
+	require.NotZero(t, r.Errors)
+	require.NotEmpty(t, r.LastError)
+	require.Zero(t, r.Done)
+}
+
+// TestRunCancelResume: a cancelled run stops within one batch, keeps what
+// it made tracked, and a resumed run makes the rest, no batch twice.
+func TestRunCancelResume(t *testing.T) {
+	for _, e := range engines() {
+		t.Run(e.name, func(t *testing.T) {
+			db := e.open(t)
+			gen := site(t, db)
+			ctx := t.Context()
+			// Submitted by a process that does not work, cancelled
+			// before any batch ran: nothing is made.
+			front := service(t, db, gen, &runs.Options{Workers: runs.NoWorkers})
+			r, err := front.Submit(ctx, runs.Request{Kind: runs.KindPosts, Count: 40, BatchSize: 5, Posts: &contentgen.PostsRequest{SetFeaturedImage: new(false)}})
+			require.NoError(t, err)
+			r, err = front.Cancel(ctx, r.ID)
+			require.NoError(t, err)
+			require.Equal(t, runs.StatusCancelled, r.Status)
+			require.False(t, r.EndedAt.IsZero())
+
+			w := service(t, db, gen, &runs.Options{Workers: 1, WorkerName: "w"})
+			require.NoError(t, w.Start(ctx))
+			// Resumed, then cancelled once its first batch is done.
+			_, err = w.Resume(ctx, r.ID)
+			require.NoError(t, err)
+			var atCancel int64
+			err = w.Follow(ctx, r.ID, func(r *runs.Run) error {
+				if r.Done > 0 && atCancel == 0 {
+					atCancel = r.Done
+					_, err := w.Cancel(ctx, r.ID)
+					return err
+				}
+				return nil
+			})
+			require.NoError(t, err)
+			require.NoError(t, w.Stop(ctx))
+			r, err = w.Get(ctx, r.ID)
+			require.NoError(t, err)
+			require.Equal(t, runs.StatusCancelled, r.Status)
+			require.LessOrEqual(t, r.Done, atCancel+5, "at most the batch being written finishes after the cancel")
+			require.EqualValues(t, r.Done, generatedPosts(t, db), "what was made stays tracked")
+
+			require.NoError(t, w.Start(ctx))
+			t.Cleanup(func() { _ = w.Stop(context.Background()) })
+			r, err = w.Resume(ctx, r.ID)
+			require.NoError(t, err)
+			require.Equal(t, runs.StatusRunning, r.Status)
+			r = follow(t, w, r.ID)
+			require.Equal(t, runs.StatusSucceeded, r.Status)
+			require.EqualValues(t, 40, r.Done)
+			require.EqualValues(t, 8, r.BatchesDone)
+			require.Equal(t, 40, generatedPosts(t, db))
+		})
+	}
+}

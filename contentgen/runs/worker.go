@@ -1,0 +1,222 @@
+package runs
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver"
+
+	"github.com/contentgen/contentgen/contentgen"
+)
+
+// batchWorker works on the batch jobs of runs.
+type batchWorker struct {
+	river.WorkerDefaults[batchArgs]
+	s *Service
+}
+
+// errSkip rolls back a batch's transaction that found nothing to do.
+var errSkip = errors.New("runs: batch not to be done")
+
+// Work makes one batch, records it and completes its job in one
+// transaction.
+func (w *batchWorker) Work(ctx context.Context, job *river.Job[batchArgs]) error {
+	s := w.s
+	r, err := s.Get(ctx, job.Args.Run)
+	if errors.Is(err, contentgen.ErrNotFound) {
+		return river.JobCancel(err)
+	}
+	if err != nil {
+		return err
+	}
+	if r.Status.Final() || job.Args.Batch >= r.Batches {
+		return nil
+	}
+	if r.Status == StatusQueued {
+		if _, err := s.db.WritePool().ExecContext(ctx, s.q(`UPDATE `+s.t.runs+` SET status = ?, started_at = ? WHERE id = ? AND status = ?`),
+			string(StatusRunning), s.o.Now().UnixMicro(), r.ID, string(StatusQueued)); err != nil {
+			return fmt.Errorf("runs: starting run %s: %w", r.ID, err)
+		}
+		s.notify()
+	}
+	err = s.db.InTx(ctx, func(ctx context.Context) error {
+		var skip bool
+		if err := s.db.WithSQLTx(ctx, func(tx *sql.Tx) error {
+			var status string
+			if err := tx.QueryRowContext(ctx, s.q(`SELECT status FROM `+s.t.runs+` WHERE id = ?`), r.ID).Scan(&status); err != nil {
+				return err
+			}
+			var n int
+			if err := tx.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM `+s.t.batches+` WHERE run_id = ? AND batch = ?`), r.ID, job.Args.Batch).Scan(&n); err != nil {
+				return err
+			}
+			skip = n > 0 || Status(status).Final()
+			return nil
+		}); err != nil {
+			return fmt.Errorf("runs: reading run %s: %w", r.ID, err)
+		}
+		if skip {
+			return errSkip
+		}
+		items, warnings, err := s.generate(ctx, r, job.Args.Batch)
+		if err != nil {
+			return err
+		}
+		return s.db.WithSQLTx(ctx, func(tx *sql.Tx) error {
+			res, err := tx.ExecContext(ctx, s.q(`INSERT INTO `+s.t.batches+` (run_id, batch, worker, items, finished_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
+				r.ID, job.Args.Batch, s.WorkerName(), items, s.o.Now().UnixMicro())
+			if err != nil {
+				return fmt.Errorf("runs: recording batch %d of run %s: %w", job.Args.Batch, r.ID, err)
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				// Another worker recorded it first: undo this one's.
+				return errSkip
+			}
+			now := s.o.Now().UnixMicro()
+			if _, err := tx.ExecContext(ctx, s.q(`UPDATE `+s.t.runs+` SET done = done + ?,
+				status = CASE WHEN done + ? >= total AND status IN (?, ?) THEN ? ELSE status END,
+				ended_at = CASE WHEN done + ? >= total AND status IN (?, ?) THEN ? ELSE ended_at END
+				WHERE id = ?`),
+				items, items, string(StatusQueued), string(StatusRunning), string(StatusSucceeded),
+				items, string(StatusQueued), string(StatusRunning), now, r.ID); err != nil {
+				return fmt.Errorf("runs: counting batch %d of run %s: %w", job.Args.Batch, r.ID, err)
+			}
+			for _, m := range warnings {
+				if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO `+s.t.warnings+` (run_id, message) VALUES (?, ?) ON CONFLICT DO NOTHING`), r.ID, m); err != nil {
+					return fmt.Errorf("runs: recording warnings of run %s: %w", r.ID, err)
+				}
+			}
+			return s.complete(ctx, tx, job)
+		})
+	})
+	if errors.Is(err, errSkip) {
+		// Nothing of the batch is to be kept; its job is done.
+		err = s.db.InTx(ctx, func(ctx context.Context) error {
+			return s.db.WithSQLTx(ctx, func(tx *sql.Tx) error { return s.complete(ctx, tx, job) })
+		})
+		return err
+	}
+	if err != nil {
+		return s.failed(ctx, r, job, err)
+	}
+	s.notify()
+	return nil
+}
+
+// complete completes the running job in tx.
+func (s *Service) complete(ctx context.Context, tx *sql.Tx, job *river.Job[batchArgs]) error {
+	if _, err := river.JobCompleteTx[riverdriver.Driver[*sql.Tx]](ctx, tx, job); err != nil {
+		return fmt.Errorf("runs: completing the job of batch %d of run %s: %w", job.Args.Batch, job.Args.Run, err)
+	}
+	return nil
+}
+
+// permanent reports whether err will fail every attempt of a batch: the
+// request does not fit the site.
+func permanent(err error) bool {
+	for _, e := range []error{contentgen.ErrInvalidPostType, contentgen.ErrInvalidTaxonomy, contentgen.ErrInvalidCount, contentgen.ErrInvalidParameter, contentgen.ErrNotFound} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// failed counts a failed attempt of a batch and fails the run when the
+// batch will not succeed; it returns what Work returns.
+func (s *Service) failed(ctx context.Context, r *Run, job *river.Job[batchArgs], err error) error {
+	if ctx.Err() != nil {
+		// Stopping: the batch runs again, nothing to count.
+		return err
+	}
+	s.o.Logger.Error("runs: batch failed", "run", r.ID, "batch", job.Args.Batch, "attempt", job.Attempt, "err", err)
+	msg := "generation failed"
+	var ce *contentgen.Error
+	if errors.As(err, &ce) && ce.Message != "" {
+		msg = ce.Message
+	}
+	final := permanent(err) || job.Attempt >= job.MaxAttempts
+	q := `UPDATE ` + s.t.runs + ` SET errors = errors + 1, last_error = ? WHERE id = ?`
+	args := []any{msg, r.ID}
+	if final {
+		q = `UPDATE ` + s.t.runs + ` SET errors = errors + 1, last_error = ?, status = CASE WHEN status IN (?, ?) THEN ? ELSE status END, ended_at = CASE WHEN status IN (?, ?) THEN ? ELSE ended_at END WHERE id = ?`
+		now := s.o.Now().UnixMicro()
+		args = []any{msg, string(StatusQueued), string(StatusRunning), string(StatusFailed), string(StatusQueued), string(StatusRunning), now, r.ID}
+	}
+	if _, uerr := s.db.WritePool().ExecContext(context.WithoutCancel(ctx), s.q(q), args...); uerr != nil {
+		s.o.Logger.Error("runs: recording a failed batch", "run", r.ID, "err", uerr)
+	}
+	s.notify()
+	if permanent(err) {
+		return river.JobCancel(err)
+	}
+	return err
+}
+
+// generate makes batch b of r through the Generator, with ctx, which
+// carries the batch's transaction, and returns the number of items made
+// and the warnings.
+func (s *Service) generate(ctx context.Context, r *Run, b int64) (int, []string, error) {
+	count := int(min(int64(r.BatchSize), r.Total-b*int64(r.BatchSize)))
+	seed := func(p *int64) *int64 {
+		if p == nil {
+			return nil
+		}
+		v := *p + b
+		return &v
+	}
+	// Each batch decodes its own copy of the request.
+	switch r.Kind {
+	case KindPosts:
+		var req contentgen.PostsRequest
+		if err := clone(r.Request.Posts, &req); err != nil {
+			return 0, nil, err
+		}
+		req.Count, req.Seed, req.Progress = &count, seed(req.Seed), nil
+		res, err := s.gen.GeneratePosts(ctx, req)
+		if err != nil {
+			return 0, nil, err
+		}
+		return len(res.IDs), res.Warnings, nil
+	case KindTerms:
+		var req contentgen.TermsRequest
+		if err := clone(r.Request.Terms, &req); err != nil {
+			return 0, nil, err
+		}
+		req.Count, req.Seed = &count, seed(req.Seed)
+		res, err := s.gen.GenerateTerms(ctx, req)
+		if err != nil {
+			return 0, nil, err
+		}
+		return len(res.IDs), res.Warnings, nil
+	case KindUsers:
+		var req contentgen.UsersRequest
+		if err := clone(r.Request.Users, &req); err != nil {
+			return 0, nil, err
+		}
+		req.Count, req.Seed = &count, seed(req.Seed)
+		res, err := s.gen.GenerateUsers(ctx, req)
+		if err != nil {
+			return 0, nil, err
+		}
+		return len(res.IDs), res.Warnings, nil
+	}
+	return 0, nil, fmt.Errorf("runs: unknown kind %q", r.Kind)
+}
+
+// clone copies *src (nil: the zero value) into dst through JSON, so that
+// batches never share the request's pointers.
+func clone[T any](src *T, dst *T) error {
+	if src == nil {
+		return nil
+	}
+	b, err := json.Marshal(src)
+	if err != nil {
+		return fmt.Errorf("runs: copying the request: %w", err)
+	}
+	return json.Unmarshal(b, dst)
+}
