@@ -22,6 +22,13 @@
 // in the same database, named with the site's prefix and "contentgen_"
 // (wp_contentgen_history, ...), through contentgen/sqlstore.
 //
+// # Leaving no trace
+//
+// Uninstall, after the generated content is deleted
+// (Generator.DeleteAll), drops contentgen's own tables and removes the
+// empty year and month folders of the uploads directory; WordPress's
+// tables are as they were before contentgen came.
+//
 // # A Generator over the site
 //
 // The Host says what it keeps (Host.Capabilities): the history, templates

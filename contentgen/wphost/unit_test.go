@@ -3,6 +3,7 @@ package wphost
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -128,4 +129,21 @@ func TestSiteDates(t *testing.T) {
 	require.True(t, summer.Equal(fromColumns(lt, gt, berlin)))
 	require.True(t, summer.Equal(fromColumns(lt, time.Time{}, berlin)))
 	require.True(t, fromColumns(time.Time{}, time.Time{}, berlin).IsZero())
+}
+
+// TestRemoveEmptyDateFolders: only empty YYYY/MM folders go, and the
+// years they leave empty; files and other folders stay.
+func TestRemoveEmptyDateFolders(t *testing.T) {
+	up := t.TempDir()
+	for _, d := range []string{"2026/11", "2026/10", "2025/01", "2024/05", "plugins-data", "2023/notes"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(up, filepath.FromSlash(d)), 0o755))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(up, "2026", "10", "photo.jpg"), []byte("x"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(up, "2024", "readme.txt"), []byte("x"), 0o644))
+	removed, err := removeEmptyDateFolders(up)
+	require.NoError(t, err)
+	require.ElementsMatch(t, []string{"2026/11", "2025/01", "2025", "2024/05"}, removed)
+	for _, d := range []string{"2026/10", "2024", "plugins-data", "2023/notes"} {
+		require.DirExists(t, filepath.Join(up, filepath.FromSlash(d)))
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/wphost"
 )
 
 func (a *app) deleteCmd() *cobra.Command {
@@ -147,6 +148,60 @@ made by hand stays. On a terminal it asks first; elsewhere it needs --yes.`,
 			a.printf("%s.\n", msg)
 			return nil
 		})
+	}
+	return cmd
+}
+
+func (a *app) uninstallCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "uninstall",
+		Short: "Remove everything contentgen made in a WordPress site: generated content, its own tables, empty upload folders",
+		Long: `On a WordPress site written through its database (--wordpress-url with
+--wordpress-db), delete every generated item as cleanup does, then drop
+contentgen's own tables (the site's prefix and contentgen_:
+wp_contentgen_history, wp_contentgen_templates, ...) and remove the empty
+year and month folders of the uploads directory (--wordpress-uploads).
+WordPress's own tables, hand-made content and folders that hold a file
+stay. On a terminal it asks first; elsewhere it needs --yes. A later
+command on the site makes the tables again.`,
+		Example: `  contentgen --wordpress-url http://127.0.0.1:8000 --wordpress-user admin \
+    --wordpress-db 'root@tcp(127.0.0.1:3306)/wordpress' \
+    --wordpress-uploads /var/www/wordpress/wp-content/uploads uninstall --yes`,
+		Args: noArgs,
+	}
+	yes := cmd.Flags().BoolP("yes", "y", false, "do not ask for confirmation")
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		if !a.wp.Enabled() || a.wp.DB == "" {
+			return usageErr("uninstall works on a WordPress site's database: give --wordpress-url, --wordpress-user and --wordpress-db")
+		}
+		if err := a.confirm(*yes, "Delete all generated content of "+a.siteName()+" and contentgen's tables?"); err != nil {
+			return err
+		}
+		var rm contentgen.Removed
+		if err := a.with(cmd, func(ctx context.Context, s *session) error {
+			var err error
+			rm, err = s.gen.DeleteAll(ctx)
+			return err
+		}); err != nil {
+			return err
+		}
+		done, err := wphost.Uninstall(cmd.Context(), &wphost.Options{DSN: a.wp.DB, TablePrefix: a.wp.Prefix, Uploads: a.wp.Uploads})
+		if err != nil {
+			return failure(cmd, err)
+		}
+		msg := fmt.Sprintf("Deleted %d posts, %d terms, %d users, %d comments and %d media items; dropped %d tables; removed %d empty folders",
+			rm.Posts, rm.Terms, rm.Users, rm.Comments, rm.Media, len(done.Tables), len(done.Folders))
+		if a.jsonOut {
+			return a.writeJSON(map[string]any{"success": true, "message": msg, "tables": nonNil(done.Tables), "folders": nonNil(done.Folders)})
+		}
+		a.printf("%s.\n", msg)
+		if len(done.Tables) > 0 {
+			a.printf("  tables:  %s\n", strings.Join(done.Tables, ", "))
+		}
+		if len(done.Folders) > 0 {
+			a.printf("  folders: %s\n", strings.Join(done.Folders, ", "))
+		}
+		return nil
 	}
 	return cmd
 }

@@ -30,6 +30,15 @@ func TestUnknownSubcommandFails(t *testing.T) {
 	require.Contains(t, r.stderr, "posts, terms, users", "the message names the commands there are")
 }
 
+// TestUninstallNeedsAWordPressDatabase: uninstall is for a WordPress
+// site's database only (the WordPress tests run it on a real site).
+func TestUninstallNeedsAWordPressDatabase(t *testing.T) {
+	t.Parallel()
+	r := runCLI(t, false, "", "uninstall", "--db", "memory", "--yes")
+	require.Equal(t, exitUsage, r.code)
+	require.Contains(t, r.stderr, "--wordpress-db")
+}
+
 func TestVersion(t *testing.T) {
 	t.Parallel()
 	r := runCLI(t, false, "", "--version")

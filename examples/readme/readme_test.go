@@ -92,6 +92,7 @@ var expected = map[string][]string{
 	"generate posts --count 500 --locale de_DE": {"Generated 500 posts of type post"},
 	`"${wp[@]}" generate posts --count 500`:     {"Generated 500 posts of type post"},
 	`"${wp[@]}" cleanup --yes`:                  {"Deleted"},
+	`"${wp[@]}" uninstall --yes`:                {"dropped", "wp_contentgen_history"},
 }
 
 // TestREADME runs the README's shell blocks in order (see the package
