@@ -30,7 +30,10 @@
 // which reads the host's queries fallbackChunk items at a time and keeps
 // only the ids of matches (listing.go); either way the page's objects
 // are then read by their ids. A new filter goes into Listing, the
-// fallback and the hosts' Listers, and is checked by hosttest.
+// fallback and the hosts' Listers, and is checked by hosttest. The
+// Generator does not hand out its Host: reads go through Content, and a
+// program that needs the host itself holds it already, having passed it
+// to New.
 //
 // Package memhost is an in-memory Host for tests and demos, and demosite
 // the demo site built on it; hosttest is the conformance suite for other

@@ -124,9 +124,6 @@ func New(host Host, hist history.Store, cfg *Config) (*Generator, error) {
 	return g, nil
 }
 
-// Host returns the host the Generator writes to.
-func (g *Generator) Host() Host { return g.host }
-
 // Templates returns the service of saved templates and custom fields.
 func (g *Generator) Templates() *TemplatesService { return g.templates }
 
