@@ -406,23 +406,47 @@ const maxExcerptWords = 55
 // excerpt is asked for, and the Markdown of the body. ok is false when
 // there is no title or no body.
 func splitPost(answer string, excerpt bool) (title, summary, body string, ok bool) {
-	s := strings.TrimSpace(strings.ReplaceAll(answer, "\r\n", "\n"))
+	// Thinking, scripts and raw HTML go first, so that they are not
+	// taken for the title.
+	s := strings.TrimSpace(locales.SanitizeModelText(answer))
 	// A fence around the whole answer.
 	if strings.HasPrefix(s, "```") {
 		if nl := strings.IndexByte(s, '\n'); nl > 0 {
 			s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s[nl+1:]), "```"))
 		}
 	}
-	first, rest, _ := strings.Cut(s, "\n")
-	first = strings.TrimSpace(first)
-	switch {
-	case strings.HasPrefix(first, "# "):
-		first = first[2:]
-	case strings.HasPrefix(first, "**") && strings.HasSuffix(first, "**") && len(first) > 4:
-	case len(strings.Fields(first)) <= 15 && !strings.HasSuffix(first, ".") && !strings.HasPrefix(first, "#"):
-	default:
-		return "", "", "", false
+	lines := strings.Split(s, "\n")
+	// The title is the first level-one heading among the first lines (a
+	// model may open with "Here is the post:"), else the first line when
+	// it reads as a title.
+	at := -1
+	for i, seen := 0, 0; i < len(lines) && seen < 5; i++ {
+		l := strings.TrimSpace(lines[i])
+		if l == "" {
+			continue
+		}
+		seen++
+		if strings.HasPrefix(l, "# ") {
+			at = i
+			break
+		}
 	}
+	var first string
+	if at >= 0 {
+		first = strings.TrimSpace(lines[at])[2:]
+	} else {
+		at = 0
+		first = strings.TrimSpace(lines[0])
+		switch {
+		case strings.HasPrefix(first, "## "), strings.HasPrefix(first, "### "):
+			first = strings.TrimLeft(first, "# ")
+		case strings.HasPrefix(first, "**") && strings.HasSuffix(first, "**") && len(first) > 4:
+		case len(strings.Fields(first)) <= 15 && !strings.HasSuffix(first, ".") && !strings.HasSuffix(first, ":") && !strings.HasPrefix(first, "#"):
+		default:
+			return "", "", "", false
+		}
+	}
+	rest := strings.Join(lines[at+1:], "\n")
 	if i := strings.Index(first, ":"); i >= 0 && i < 8 && strings.EqualFold(strings.TrimSpace(first[:i]), "title") {
 		first = first[i+1:]
 	}

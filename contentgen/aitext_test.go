@@ -383,6 +383,14 @@ func TestSplitPost(t *testing.T) {
 	require.Equal(t, "Wir gehen los. Es regnet. Dann scheint die Sonne wieder über dem See.", summary)
 	require.Contains(t, body, "## Morgens")
 
+	// A reasoning model's thinking, and a preamble before the title.
+	title, _, body, ok = contentgen.SplitPost("<think>\nThe user wants a post. Let me plan.\n</think>\n\nHere is your blog post:\n\n# Der **See**\n\nEs war kalt.\n", false)
+	require.True(t, ok)
+	require.Equal(t, "Der See", title)
+	require.Equal(t, "Es war kalt.", body)
+	_, _, _, ok = contentgen.SplitPost("Here is your blog post:\n\nEs war kalt, und wir gingen trotzdem hinaus an den See, weil es sonst nichts zu tun gab.\n", false)
+	require.False(t, ok, "a preamble is no title")
+
 	_, _, _, ok = contentgen.SplitPost("Dies ist ein langer Absatz ohne Titel, der nur aus Text besteht und sehr viele Wörter enthält, mehr als fünfzehn Stück.", false)
 	require.False(t, ok)
 }

@@ -18,8 +18,9 @@ import (
 // offline writer's bodies.
 
 var (
-	// mdDangerous are elements dropped with their content.
-	mdDangerous = regexp.MustCompile(`(?is)<(script|style|iframe|object|embed|template|noscript|svg|math)\b[^>]*>.*?</\s*(script|style|iframe|object|embed|template|noscript|svg|math)\s*>|<!--.*?-->`)
+	// mdDangerous are elements dropped with their content: active ones,
+	// and the thinking that reasoning models put before their answer.
+	mdDangerous = regexp.MustCompile(`(?is)<(script|style|iframe|object|embed|template|noscript|svg|math|think|thinking|reasoning)\b[^>]*>.*?</\s*(script|style|iframe|object|embed|template|noscript|svg|math|think|thinking|reasoning)\s*>|<!--.*?-->`)
 	// mdTag is any other tag, opening, closing or unclosed to the end of
 	// the line.
 	mdTag       = regexp.MustCompile(`</?[A-Za-z!?][^>\n]*(>|$)`)
@@ -38,6 +39,7 @@ var (
 
 // SanitizeModelText removes what a model's answer must never bring into
 // content: script, style and other active elements with their content,
+// the <think> blocks of reasoning models,
 // comments, every other HTML tag (its text stays) and Markdown images and
 // links (their text stays; links and images are the caller's to add).
 // Character references are decoded, so that the result is plain text with
@@ -45,6 +47,12 @@ var (
 func SanitizeModelText(s string) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.ReplaceAll(s, "\r", "\n")
+	s = strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\t' || !unicode.IsControl(r) && r != utf8.RuneError {
+			return r
+		}
+		return -1
+	}, strings.ToValidUTF8(s, ""))
 	s = mdDangerous.ReplaceAllString(s, "")
 	// Code in fences keeps its tags: code blocks escape them as text.
 	parts := strings.Split(s, "```")
@@ -71,6 +79,7 @@ func sanitizeProse(s string) string {
 	// tag is wanted in the text either.
 	s = mdDangerous.ReplaceAllString(s, "")
 	s = mdTag.ReplaceAllString(s, "")
+	// Decoding may have made control characters of references.
 	return strings.Map(func(r rune) rune {
 		if r == '\n' || r == '\t' || !unicode.IsControl(r) {
 			return r

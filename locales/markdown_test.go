@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
@@ -91,8 +92,24 @@ func checkModelBody(t require.TestingT, md string, o HTMLOptions, seed uint64) [
 	require.Equal(t, want, got, "markdown:\n%s", md2)
 	for _, body := range []string{h, blocks, rendered} {
 		lower := strings.ToLower(body)
-		for _, bad := range []string{"<script", "<iframe", "onerror", "evil.example", "<b>"} {
+		for _, bad := range []string{"<script", "<iframe", "<b>", "<img src=x"} {
 			require.NotContains(t, lower, bad)
+		}
+	}
+	// Links and images are only those of the options.
+	allowed := map[string]bool{}
+	for _, l := range o.Links {
+		allowed["a["+string(markupURL(l.URL))+"]"] = true
+	}
+	for _, img := range o.Images {
+		allowed["img["+string(markupURL(img.URL))] = true
+	}
+	for _, e := range want {
+		if strings.HasPrefix(e, "a[") {
+			require.True(t, allowed[e[:strings.Index(e, "]")+1]], "link %s", e)
+		}
+		if strings.HasPrefix(e, "img[") {
+			require.True(t, allowed[e[:strings.Index(e, "|")]], "image %s", e)
 		}
 	}
 	return want
@@ -117,6 +134,8 @@ func TestModelMarkdownIsValidInEveryFormat(t *testing.T) {
 	require.Contains(t, h, "&lt;hi&gt;", "code is escaped")
 	require.NotContains(t, h, "Ein leerer Abschnitt", "a heading without text after it is left out")
 	require.NotContains(t, h, "alert")
+	require.NotContains(t, h, "evil.example")
+	require.NotContains(t, h, "onerror")
 	require.NotContains(t, strings.ToLower(h), "noch ein versuch")
 }
 
@@ -162,5 +181,23 @@ func TestModelMarkdownPropertyValid(t *testing.T) {
 			return
 		}
 		checkModelBody(t, md, o, rapid.Uint64().Draw(t, "seed"))
+	})
+}
+
+// Whatever a model answers, the body is valid in every format and carries
+// nothing active.
+func FuzzRenderModelMarkdown(f *testing.F) {
+	for _, s := range []string{modelAnswer, "# T\n\nText *em* **strong**.", "> q\n> — Who\n\n- a\n- b\n\n1. x\n", "| a | b |\n|---|---|\n| 1 | 2 |\n", "```go\nx := `<b>`\n```", "<think>plan</think>Hi", "*** 1. ", "<script>x</script"} {
+		f.Add(s, uint64(1))
+	}
+	f.Fuzz(func(t *testing.T, md string, seed uint64) {
+		if !utf8.ValidString(md) || len(md) > 4096 {
+			t.Skip()
+		}
+		o := richOptions(seed)
+		if _, ok := RenderModelMarkdown(md, o, markup.HTML, rand.New(rand.NewPCG(seed, 1))); !ok {
+			return
+		}
+		checkModelBody(t, md, o, seed)
 	})
 }
