@@ -417,9 +417,11 @@ func escapeHTML(dst []byte, from int, gt bool) []byte {
 
 // mdSpecial marks the ASCII punctuation that can start or end inline
 // markup anywhere in CommonMark text (and the strikethrough and table
-// markers of common extensions).
+// markers of common extensions). "!" starts an image only before "[",
+// which text always escapes; before a link OpenLink escapes it, so that an
+// exclamation mark reads as one in the Markdown source too.
 var mdSpecial = func() (t [256]bool) {
-	for _, c := range []byte("\\`*_[]<>&!#~|") {
+	for _, c := range []byte("\\`*_[]<>&#~|") {
 		t[c] = true
 	}
 	return t

@@ -437,3 +437,15 @@ func TestMarkdownFenceOutrunsBackticks(t *testing.T) {
 	md := render(markup.Markdown, []element{{kind: "code", text: "a ```` b"}})
 	require.Equal(t, "`````\na ```` b\n`````\n", md)
 }
+
+// An exclamation mark stays one in Markdown, and still does not turn a
+// link that follows it into an image.
+func TestMarkdownExclamationMarks(t *testing.T) {
+	t.Parallel()
+	doc := []element{{kind: "p", text: "Wow! Great!", spans: []span{{kind: "a", text: "the post", url: "http://localhost/p"}, {text: " Yes!"}}}}
+	md := render(markup.Markdown, doc)
+	require.Equal(t, "Wow! Great\\![the post](http://localhost/p) Yes!\n", md)
+	got, err := markuptest.Outline(commonMark(t, md))
+	require.NoError(t, err)
+	require.Equal(t, outline(doc, func(s string) string { return s }), got)
+}

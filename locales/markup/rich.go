@@ -94,6 +94,11 @@ func (d *Doc) CloseStrong(dst []byte) []byte {
 func (d *Doc) OpenLink(dst []byte, url string) []byte {
 	if d.f == Markdown {
 		d.href = url
+		// Text leaves "!" alone; right before a link it would make
+		// the link an image.
+		if n := len(dst); n > 0 && dst[n-1] == '!' {
+			return append(append(dst[:n-1], '\\', '!'), '[')
+		}
 		return append(dst, '[')
 	}
 	dst = append(dst, "<a href=\""...)
