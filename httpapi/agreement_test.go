@@ -198,6 +198,10 @@ func requiredValue(name string) any {
 		return "post"
 	case "name":
 		return "Agreement"
+	case "kind":
+		return "posts"
+	case "count":
+		return 1
 	}
 	return "x"
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/runs"
 	"github.com/contentgen/contentgen/httpapi/addons"
 	"github.com/contentgen/contentgen/httpapi/auth"
 	"github.com/contentgen/contentgen/httpapi/license"
@@ -56,6 +57,9 @@ type Options struct {
 	// the API's own origin, and from programs that are not browsers, are
 	// served (see "Running the API safely" in the package documentation).
 	TrustedOrigins []string
+	// Runs serves the /runs endpoints (runs of any size); nil answers them
+	// with 503 not_configured.
+	Runs *runs.Service
 }
 
 // URLs are the addresses reported by GET /urls. PluginURL, AdminURL,
@@ -86,6 +90,7 @@ type API struct {
 	urls     URLs
 	license  license.LicenseManager
 	addons   *addons.Registry
+	runs     *runs.Service
 	mux      *http.ServeMux
 	cop      *http.CrossOriginProtection
 	// routes are the registered routes in registration order.
@@ -131,6 +136,7 @@ func New(g *contentgen.Generator, opts *Options) (*API, error) {
 		urls:     o.URLs,
 		license:  o.License,
 		addons:   o.Addons,
+		runs:     o.Runs,
 		mux:      http.NewServeMux(),
 		cop:      cop,
 		tick:     realTicker,
@@ -152,6 +158,7 @@ func New(g *contentgen.Generator, opts *Options) (*API, error) {
 	a.mediaRoutes()
 	a.templateRoutes()
 	a.contentRoutes()
+	a.runRoutes()
 	return a, nil
 }
 

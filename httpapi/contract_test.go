@@ -38,9 +38,10 @@ type contract struct {
 	validator validator.Validator
 	router    router.Router
 	schemas   schema_validation.SchemaValidator
-	// events is the schema of one event of the stream; errorEnvelope
-	// that of the answer of an unknown route.
-	events, errorEnvelope *highbase.Schema
+	// events is the schema of one event of the posts stream, runEvents
+	// of a run's stream; errorEnvelope that of the answer of an unknown
+	// route.
+	events, runEvents, errorEnvelope *highbase.Schema
 	// checked holds the ids of the operations that gave a successful
 	// answer the document allows.
 	checked sync.Map
@@ -80,7 +81,7 @@ func newContract(doc []byte) (*contract, error) {
 		router:    router.NewRouter(&m.Model, router.WithPathOnlyMatching()),
 		schemas:   schema_validation.NewSchemaValidator(),
 	}
-	for name, dst := range map[string]**highbase.Schema{"StreamEvent": &c.events, "Error": &c.errorEnvelope} {
+	for name, dst := range map[string]**highbase.Schema{"StreamEvent": &c.events, "RunEvent": &c.runEvents, "Error": &c.errorEnvelope} {
 		proxy := m.Model.Components.Schemas.GetOrZero(name)
 		if proxy == nil {
 			return nil, fmt.Errorf("components.schemas has no %s", name)
@@ -154,15 +155,18 @@ func (c *contract) check(x *exchange) []string {
 		}
 	}
 	if mt, _, _ := mime.ParseMediaType(x.respHeader.Get("Content-Type")); x.status == http.StatusOK && mt == "text/event-stream" {
-		problems = append(problems, c.checkStream(x.respBody)...)
+		events := c.events
+		if strings.HasSuffix(req.URL.Path, "/events") {
+			events = c.runEvents
+		}
+		problems = append(problems, c.checkStream(x.respBody, events)...)
 	}
 	return problems
 }
 
-// checkStream checks every event of an event stream against the
-// StreamEvent schema, and that the stream ends with a complete or error
-// event.
-func (c *contract) checkStream(stream []byte) []string {
+// checkStream checks every event of an event stream against the schema
+// of its events, and that the stream ends with a complete or error event.
+func (c *contract) checkStream(stream []byte, events *highbase.Schema) []string {
 	var problems []string
 	last := ""
 	n := 0
@@ -183,7 +187,7 @@ func (c *contract) checkStream(stream []byte) []string {
 			problems = append(problems, fmt.Sprintf("event %d is not a JSON object: %v", n, err))
 			continue
 		}
-		if ok, errs := c.schemas.ValidateSchemaObject(c.events, ev); !ok {
+		if ok, errs := c.schemas.ValidateSchemaObject(events, ev); !ok {
 			problems = append(problems, describe(fmt.Sprintf("event %d (%v)", n, ev["type"]), errs)...)
 		}
 		last, _ = ev["type"].(string)

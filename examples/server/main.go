@@ -55,6 +55,7 @@ import (
 	"time"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/runs"
 	"github.com/contentgen/contentgen/contentgen/secrets"
 	"github.com/contentgen/contentgen/examples/internal/site"
 	"github.com/contentgen/contentgen/httpapi"
@@ -122,6 +123,7 @@ func run(ctx context.Context, args []string, out *os.File) error {
 	fs.StringVar(&wp.Uploads, "wordpress-uploads", "", "the site's uploads directory (wp-content/uploads), where images are written with -wordpress-db")
 	aiBase := fs.String("ai-base-url", "", "base URL of an OpenAI-compatible endpoint that writes posts with text_source ai (ai_one), such as http://localhost:11434/v1 for Ollama; a key is optional ("+site.EnvAIAPIKey+")")
 	aiModel := fs.String("ai-model", "", "model of -ai-base-url, such as llama3.2")
+	workers := fs.Int("workers", 1, "batches of runs (POST /runs) this process works on at once; 0 submits and serves runs without working on them, for another process on the same PostgreSQL database to do")
 	var users userFlags
 	fs.Var(&users, "user", "add a user as name:password:role whose application password is password (repeatable)")
 	var origins originFlags
@@ -152,6 +154,7 @@ func run(ctx context.Context, args []string, out *os.File) error {
 		addr: *addr, base: *base, adminPassword: *adminPassword, users: users,
 		allowAccount: *allowAccount, keyring: kr, license: lic, acfDir: *acfDir,
 		db: *dbFlag, mediaDir: *mediaDir, wordpress: wp, trustedOrigins: origins, aiOne: aiOne,
+		workers: *workers,
 	})
 	if err != nil {
 		return err
@@ -210,6 +213,8 @@ type serverConfig struct {
 	// aiOne configures ai_one (-ai-base-url, -ai-model); nil means the
 	// environment's.
 	aiOne *ai.Options
+	// workers is -workers: batches of runs worked on at once, 0 none.
+	workers int
 }
 
 // newServer opens the demo site (creating it in a new database), its
@@ -284,8 +289,13 @@ func buildServer(ctx context.Context, c serverConfig) (*http.Server, []userSpec,
 		creds = append(creds, u)
 	}
 
+	rs, err := startRuns(ctx, st, gen, c.workers, logger)
+	if err != nil {
+		return nil, nil, st, err
+	}
 	adminPath := adminPathOf(base)
 	api, err := httpapi.New(gen, &httpapi.Options{
+		Runs:           rs,
 		Auth:           authn,
 		Sessions:       authn.Sessions,
 		Logger:         logger,
@@ -312,6 +322,41 @@ func buildServer(ctx context.Context, c serverConfig) (*http.Server, []userSpec,
 	}
 	mux.Handle("POST /login", authn.LoginHandler())
 	return httpapi.NewServer(addr, mux, nil), creds, st, nil
+}
+
+// startRuns starts the runs service of a site kept in SQLite or
+// PostgreSQL (nil, serving no runs, for one in memory or a WordPress
+// site), working on workers batches at once, and makes st.Close stop it
+// first.
+func startRuns(ctx context.Context, st *site.Site, gen *contentgen.Generator, workers int, logger *slog.Logger) (*runs.Service, error) {
+	if st.DB == nil {
+		return nil, nil
+	}
+	if workers < 0 {
+		return nil, fmt.Errorf("-workers must not be negative, got %d", workers)
+	}
+	if workers == 0 {
+		workers = runs.NoWorkers
+	}
+	rs, err := runs.New(ctx, st.DB, gen, &runs.Options{Workers: workers, Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	if err := rs.Start(context.WithoutCancel(ctx)); err != nil {
+		return nil, err
+	}
+	closeDB := st.Close
+	st.Close = func() error {
+		// Batches being written get a few seconds to commit; those
+		// cancelled then run again at the next start.
+		stop, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := rs.Stop(stop); err != nil {
+			logger.Error("stopping runs", "err", err)
+		}
+		return closeDB()
+	}
+	return rs, nil
 }
 
 // adminPathOf is where the admin page is served for an API under base:

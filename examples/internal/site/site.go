@@ -44,6 +44,9 @@ type Site struct {
 	// none of the demo site's post types, custom fields or starters but
 	// the posts and pages ones.
 	WordPress bool
+	// DB is the SQL database of a site kept in SQLite or PostgreSQL (nil
+	// in memory and for WordPress): runs keep their jobs in it.
+	DB *sqlstore.DB
 	// Close closes the database; it is a no-op in memory.
 	Close func() error
 }
@@ -85,6 +88,7 @@ func Open(ctx context.Context, dbFlag, mediaDir string, info contentgen.Site, lo
 		Host: h, History: db.History(), Templates: db.Templates(), State: db.State(),
 		Files:    http.StripPrefix("/uploads", h.Files()),
 		Register: h.RegisterPostType,
+		DB:       db,
 		Close:    db.Close,
 	}
 	// Finish or remove the files of transactions a server that died

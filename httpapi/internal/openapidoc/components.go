@@ -178,6 +178,42 @@ func schemas() obj {
 		"oneOf":       []any{ref("InfoEvent"), ref("WarningEvent"), ref("CompleteEvent"), ref("ErrorEvent")},
 	})
 
+	// Runs.
+	add("RunRequest", body("A run: kind and count, and the parameters of the generate endpoint of the kind.", props{
+		"kind":       enum("", "posts", "terms", "users"),
+		"count":      id("Items to make; no upper limit."),
+		"batch_size": withDefault(intIn(1, 500, "Items per batch (per job)."), 500),
+	}, "kind", "count"))
+	add("Run", record(props{
+		"id":           str(""),
+		"kind":         enum("", "posts", "terms", "users"),
+		"status":       enum("", "queued", "running", "succeeded", "failed", "cancelled"),
+		"done":         count("Items made."),
+		"total":        count("Items asked for."),
+		"batches":      count(""),
+		"batches_done": count(""),
+		"batch_size":   intIn(1, 500, ""),
+		"errors":       count("Failed attempts of batches; a failed batch is run again."),
+		"last_error":   str("The message of the last failed attempt; empty when none."),
+		"warnings":     strList("The distinct warnings of the batches."),
+		"created_at":   timestamp(""),
+		"started_at":   nullable(timestamp("When the first batch began; null before.")),
+		"ended_at":     nullable(timestamp("When the run reached a final status; null before.")),
+		"workers": arr(record(props{
+			"name":    str("A worker process."),
+			"batches": count(""),
+			"items":   count(""),
+		}), "The workers that did batches of the run."),
+	}))
+	add("RunEvent", obj{
+		"description": "The JSON object of one data: line of a run's event stream.",
+		"oneOf": []any{
+			record(props{"type": constant("progress", ""), "run": ref("Run")}),
+			record(props{"type": constant("complete", "The run is succeeded, failed or cancelled."), "run": ref("Run")}),
+			ref("ErrorEvent"),
+		},
+	})
+
 	// History.
 	add("HistoryEntry", record(props{
 		"id":              str("Entry id, used to delete it."),

@@ -43,6 +43,7 @@ func Document() map[string]any {
 			obj{"name": "Media", "description": "Image providers and the media library."},
 			obj{"name": "Templates", "description": "Saved generation configurations, custom fields, dependencies, sync."},
 			obj{"name": "Content", "description": "What exists on the site, generated or not, as a reader sees it."},
+			obj{"name": "Runs", "description": "Generation of any size as durable jobs that survive restarts and spread over the worker processes of one database."},
 		},
 		"paths": pathsObject(),
 		"components": obj{

@@ -37,6 +37,8 @@ type op struct {
 	// route is the router pattern serving the operation when it is not
 	// the operation's own method and path.
 	route string
+	// status is the status of success; 0 means 200.
+	status int
 }
 
 // Parameters.
@@ -65,6 +67,7 @@ func arrayParam(name string, items obj, desc string) obj {
 var (
 	postTypePath = pathParam("post_type", str(""), "A registered post type slug.")
 	numericID    = pathParam("id", id(""), "")
+	runID        = pathParam("id", str(""), "A run's id.")
 	generatedQ   = queryParam("generated", boolean(""), "true lists only generated items (and, for media, uploaded ones), false only the others; absent lists all.")
 	searchQ      = queryParam("search", str(""), "Matches names, titles or e-mail addresses.")
 	perPageQ     = queryParam("per_page", withDefault(intIn(1, 100, ""), 20), "")
@@ -491,6 +494,21 @@ func operations() []op {
 		{method: "POST", path: "/sync/mark-seen", id: "syncMarkSeen", tag: "Templates", summary: "Acknowledge the current field changes",
 			answer: ok(merge(syncProps(), props{"message": str("")}))},
 
+		// Runs.
+		{method: "POST", path: "/runs", id: "submitRun", tag: "Runs", summary: "Start a run: generation of any size as a durable job",
+			desc: "Takes kind and count (no upper limit) and the parameters of the generate endpoint of the kind (POST /generate/posts, /generate/terms or /generate/users), whose own count is ignored; delete_existing_before_generate and delete_existing are refused (delete first). The run is split into batches of batch_size items, each a job that any worker process on the same database takes; a batch's content, history and completion commit together, so a run survives a crash and resumes where it stopped. Answers 202 with the run queued; a request whose options do not fit the site (an unknown post type) fails the run when its first batch runs.",
+			body: ref("RunRequest"), bodyRequired: true, status: 202, answer: ok(props{"id": str("The run's id."), "run": ref("Run")}), errs: []int{400, 413, 503}},
+		{method: "GET", path: "/runs", id: "listRuns", tag: "Runs", summary: "The runs, newest first (at most 100)",
+			answer: ok(props{"runs": arr(ref("Run"), "")}), errs: []int{503}},
+		{method: "GET", path: "/runs/{id}", id: "getRun", tag: "Runs", summary: "A run's progress",
+			params: []obj{runID}, answer: ok(props{"run": ref("Run")}), errs: []int{404, 503}},
+		{method: "DELETE", path: "/runs/{id}", id: "cancelRun", tag: "Runs", summary: "Cancel a run",
+			desc:   "Batches that start after the cancel do nothing; a batch being written finishes and is counted. What the run made stays in the history and is deleted like any generated content. Cancelling a finished run changes nothing.",
+			params: []obj{runID}, answer: ok(props{"run": ref("Run")}), errs: []int{404, 503}},
+		{method: "GET", path: "/runs/{id}/events", id: "runEvents", tag: "Runs", summary: "A run's progress as Server-Sent Events",
+			desc:   "One progress event with the run at once and whenever it changes (a batch done, an error, a new status), and one complete event once it is succeeded, failed or cancelled; then the stream ends. An unknown run gets the JSON error answer.",
+			params: []obj{runID}, response: eventStream("RunEvent"), errs: []int{404, 503}},
+
 		// Content.
 		{method: "GET", path: "/content/posts", id: "contentPosts", tag: "Content", summary: "Posts as a reader sees them, generated or not",
 			params: []obj{
@@ -519,7 +537,11 @@ func legacy(key string, v obj) obj {
 	return record(props{"status": constant(200, "Always 200."), key: v})
 }
 
-func streamResponse() obj {
+func streamResponse() obj { return eventStream("StreamEvent") }
+
+// eventStream is the answer of an event stream whose events are of the
+// schema named event.
+func eventStream(event string) obj {
 	return obj{
 		"description": "The event stream.",
 		"headers": obj{
@@ -527,8 +549,8 @@ func streamResponse() obj {
 			"X-Accel-Buffering": obj{"schema": constant("no", "")},
 		},
 		"content": obj{"text/event-stream": obj{
-			"schema":         obj{"type": "string", "description": "Lines `data: <JSON>` (each followed by a blank line) carrying StreamEvent objects, and `: ping` comment lines."},
-			"x-event-schema": ref("StreamEvent"),
+			"schema":         obj{"type": "string", "description": "Lines `data: <JSON>` (each followed by a blank line) carrying " + event + " objects, and `: ping` comment lines."},
+			"x-event-schema": ref(event),
 		}},
 	}
 }
@@ -608,10 +630,14 @@ func (o *op) operation() obj {
 		x["requestBody"] = obj{"required": o.bodyRequired, "content": obj{"application/json": obj{"schema": o.body}}}
 	}
 	responses := obj{}
+	success := "200"
+	if o.status != 0 {
+		success = strconv.Itoa(o.status)
+	}
 	if o.response != nil {
-		responses["200"] = o.response
+		responses[success] = o.response
 	} else {
-		responses["200"] = obj{"description": "Success.", "content": obj{"application/json": obj{"schema": o.answer}}}
+		responses[success] = obj{"description": "Success.", "content": obj{"application/json": obj{"schema": o.answer}}}
 	}
 	statuses := append([]int{401, 403, 429, 500}, o.errs...)
 	if o.method != "GET" && !slices.Contains(o.plainErrs, 507) {

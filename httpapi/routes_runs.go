@@ -1,0 +1,263 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/runs"
+)
+
+// Runs: generation of any size as durable jobs (package runs).
+
+func (a *API) runRoutes() {
+	a.handle("POST /runs", a.submitRun)
+	a.handle("GET /runs", a.listRuns)
+	a.handle("GET /runs/{id}", a.getRun)
+	a.handle("DELETE /runs/{id}", a.cancelRun)
+	a.handle("GET /runs/{id}/events", a.runEvents)
+}
+
+// runsService returns the runs service, or the error of a server that
+// has none.
+func (a *API) runsService() (*runs.Service, error) {
+	if a.runs == nil {
+		return nil, contentgen.Errorf(contentgen.CodeUnavailable, "", "runs are not set up on this server")
+	}
+	return a.runs, nil
+}
+
+// runBody is the body of POST /runs: kind, count and batch_size, beside
+// the parameters of the generate endpoint of the kind.
+type runBody struct {
+	Kind      string `json:"kind"`
+	Count     *int64 `json:"count"`
+	BatchSize int    `json:"batch_size"`
+}
+
+func decodeRun(raw []byte) (runs.Request, error) {
+	var b runBody
+	if err := jsonError(json.Unmarshal(raw, &b)); err != nil {
+		return runs.Request{}, err
+	}
+	if b.Count == nil {
+		return runs.Request{}, contentgen.Errorf(contentgen.CodeInvalidCount, "count", "count is required")
+	}
+	req := runs.Request{Kind: runs.Kind(b.Kind), Count: *b.Count, BatchSize: b.BatchSize}
+	switch req.Kind {
+	case runs.KindPosts:
+		var p postsBody
+		if err := jsonError(json.Unmarshal(raw, &p)); err != nil {
+			return req, err
+		}
+		p.Count = nil
+		pr, err := p.request()
+		if err != nil {
+			return req, err
+		}
+		req.Posts = &pr
+	case runs.KindTerms:
+		var t termsBody
+		if err := jsonError(json.Unmarshal(raw, &t)); err != nil {
+			return req, err
+		}
+		t.Count = nil
+		tr := contentgen.TermsRequest(t)
+		req.Terms = &tr
+	case runs.KindUsers:
+		var u usersBody
+		if err := jsonError(json.Unmarshal(raw, &u)); err != nil {
+			return req, err
+		}
+		u.Count = nil
+		ur := contentgen.UsersRequest(u)
+		req.Users = &ur
+	case "":
+		return req, paramError("kind", "kind is required: posts, terms or users")
+	}
+	return req, nil
+}
+
+func (a *API) submitRun(w http.ResponseWriter, r *http.Request) error {
+	s, err := a.runsService()
+	if err != nil {
+		return err
+	}
+	raw, err := readJSON(w, r, a.maxBody)
+	if err != nil {
+		return err
+	}
+	if raw == nil {
+		return paramError("kind", "kind is required: posts, terms or users")
+	}
+	req, err := decodeRun(raw)
+	if err != nil {
+		return err
+	}
+	run, err := s.Submit(r.Context(), req)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(struct {
+		Success bool      `json:"success"`
+		ID      string    `json:"id"`
+		Run     runRecord `json:"run"`
+	}{true, run.ID, newRunRecord(run)})
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Location", r.URL.Path+"/"+run.ID)
+	writeRaw(w, http.StatusAccepted, b)
+	return nil
+}
+
+func (a *API) listRuns(w http.ResponseWriter, r *http.Request) error {
+	s, err := a.runsService()
+	if err != nil {
+		return err
+	}
+	list, err := s.List(r.Context(), 0)
+	if err != nil {
+		return err
+	}
+	out := make([]runRecord, len(list))
+	for i := range list {
+		out[i] = newRunRecord(&list[i])
+	}
+	return ok(w, struct {
+		Success bool        `json:"success"`
+		Runs    []runRecord `json:"runs"`
+	}{true, out})
+}
+
+func (a *API) getRun(w http.ResponseWriter, r *http.Request) error {
+	s, err := a.runsService()
+	if err != nil {
+		return err
+	}
+	run, err := s.Get(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	return ok(w, runAnswer{true, newRunRecord(run)})
+}
+
+func (a *API) cancelRun(w http.ResponseWriter, r *http.Request) error {
+	s, err := a.runsService()
+	if err != nil {
+		return err
+	}
+	run, err := s.Cancel(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	return ok(w, runAnswer{true, newRunRecord(run)})
+}
+
+type runAnswer struct {
+	Success bool      `json:"success"`
+	Run     runRecord `json:"run"`
+}
+
+// runEvents streams a run's progress as Server-Sent Events: a progress
+// event with the run at once and whenever it changes, and a complete
+// event with the run once it reaches a final status. An unknown run gets
+// the JSON error answer; a failure after the stream started ends it with
+// an error event.
+func (a *API) runEvents(w http.ResponseWriter, r *http.Request) error {
+	s, err := a.runsService()
+	if err != nil {
+		return err
+	}
+	id := r.PathValue("id")
+	if _, err := s.Get(r.Context(), id); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	st := a.newStream(w, cancel)
+	defer st.close()
+	err = s.Follow(ctx, id, func(run *runs.Run) error {
+		typ := "progress"
+		if run.Status.Final() {
+			typ = "complete"
+		}
+		st.send(runEvent{typ, newRunRecord(run)})
+		return st.writeErr()
+	})
+	if werr := st.writeErr(); werr != nil {
+		reason := "client went away"
+		if errors.Is(werr, os.ErrDeadlineExceeded) {
+			reason = "client stopped reading"
+		}
+		a.log.InfoContext(r.Context(), "httpapi: run event stream dropped", "path", r.URL.Path, "reason", reason)
+		return nil
+	}
+	if err != nil && r.Context().Err() == nil {
+		a.log.ErrorContext(r.Context(), "httpapi: following a run failed", "err", err)
+		st.send(struct {
+			Type    string          `json:"type"`
+			Code    contentgen.Code `json:"code"`
+			Message string          `json:"message"`
+		}{"error", contentgen.CodeInternal, "Following the run failed."})
+	}
+	return nil
+}
+
+type runEvent struct {
+	Type string    `json:"type"`
+	Run  runRecord `json:"run"`
+}
+
+// runRecord is a run on the wire.
+type runRecord struct {
+	ID          string         `json:"id"`
+	Kind        string         `json:"kind"`
+	Status      string         `json:"status"`
+	Done        int64          `json:"done"`
+	Total       int64          `json:"total"`
+	Batches     int64          `json:"batches"`
+	BatchesDone int64          `json:"batches_done"`
+	BatchSize   int            `json:"batch_size"`
+	Errors      int64          `json:"errors"`
+	LastError   string         `json:"last_error"`
+	Warnings    []string       `json:"warnings"`
+	CreatedAt   string         `json:"created_at"`
+	StartedAt   *string        `json:"started_at"`
+	EndedAt     *string        `json:"ended_at"`
+	Workers     []workerRecord `json:"workers"`
+}
+
+type workerRecord struct {
+	Name    string `json:"name"`
+	Batches int64  `json:"batches"`
+	Items   int64  `json:"items"`
+}
+
+func newRunRecord(r *runs.Run) runRecord {
+	opt := func(t time.Time) *string {
+		if t.IsZero() {
+			return nil
+		}
+		s := timestamp(t)
+		return &s
+	}
+	rec := runRecord{
+		ID: r.ID, Kind: string(r.Kind), Status: string(r.Status), Done: r.Done, Total: r.Total,
+		Batches: r.Batches, BatchesDone: r.BatchesDone, BatchSize: r.BatchSize,
+		Errors: r.Errors, LastError: r.LastError, Warnings: r.Warnings,
+		CreatedAt: timestamp(r.CreatedAt), StartedAt: opt(r.StartedAt), EndedAt: opt(r.EndedAt),
+		Workers: make([]workerRecord, len(r.Workers)),
+	}
+	if rec.Warnings == nil {
+		rec.Warnings = []string{}
+	}
+	for i, w := range r.Workers {
+		rec.Workers[i] = workerRecord(w)
+	}
+	return rec
+}

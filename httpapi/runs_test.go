@@ -1,0 +1,170 @@
+package httpapi_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/demosite"
+	"github.com/contentgen/contentgen/contentgen/memhost"
+	"github.com/contentgen/contentgen/contentgen/runs"
+	"github.com/contentgen/contentgen/contentgen/sqlstore"
+	"github.com/contentgen/contentgen/httpapi"
+	"github.com/contentgen/contentgen/httpapi/auth"
+)
+
+// newRunsEnv is the demo site in a SQLite file, served with a runs
+// service that works on one batch at a time.
+func newRunsEnv(t *testing.T) *env {
+	t.Helper()
+	ctx := t.Context()
+	db, err := sqlstore.Open(ctx, filepath.Join(t.TempDir(), "site.db"), nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = db.Close() })
+	h := db.Host(nil)
+	pts, taxes := demosite.Types()
+	for _, pt := range pts {
+		require.NoError(t, h.RegisterPostType(ctx, pt))
+	}
+	for _, tx := range taxes {
+		require.NoError(t, h.RegisterTaxonomy(ctx, tx))
+	}
+	for _, r := range memhost.StandardRoles() {
+		require.NoError(t, h.RegisterRole(ctx, r))
+	}
+	require.NoError(t, demosite.Seed(ctx, h))
+	_, err = h.CreateUsers(ctx, []contentgen.User{{Login: "editor1", Email: "editor1@example.com", DisplayName: "Editor", Roles: []string{"editor"}}})
+	require.NoError(t, err)
+	seed := int64(7)
+	gen, err := contentgen.New(h, nil, &contentgen.Config{Seed: &seed})
+	require.NoError(t, err)
+	rs, err := runs.New(ctx, db, gen, &runs.Options{WorkerName: "test-worker", PollInterval: 20 * time.Millisecond})
+	require.NoError(t, err)
+	require.NoError(t, rs.Start(ctx))
+	t.Cleanup(func() { require.NoError(t, rs.Stop(context.Background())) })
+
+	authn, err := auth.New(auth.GeneratorDirectory(gen), nil)
+	require.NoError(t, err)
+	adminPW, err := authn.Passwords.NewAppPassword("admin", "tests")
+	require.NoError(t, err)
+	editorPW, err := authn.Passwords.NewAppPassword("editor1", "tests")
+	require.NoError(t, err)
+	api, err := httpapi.New(gen, &httpapi.Options{Auth: authn, Sessions: authn.Sessions, Runs: rs})
+	require.NoError(t, err)
+	mux := http.NewServeMux()
+	httpapi.Mount(mux, base, api)
+	srv := httptest.NewServer(checkContract(t, mux))
+	t.Cleanup(srv.Close)
+	return &env{t: t, srv: srv, gen: gen, sessions: authn.Sessions, adminPW: adminPW, editorPW: editorPW}
+}
+
+// events reads a run's event stream to its end.
+func (e *env) events(path string) []map[string]any {
+	e.t.Helper()
+	req, err := http.NewRequest("GET", e.srv.URL+base+path, nil)
+	require.NoError(e.t, err)
+	req.SetBasicAuth("admin", e.adminPW)
+	resp, err := e.srv.Client().Do(req)
+	require.NoError(e.t, err)
+	defer resp.Body.Close()
+	require.Equal(e.t, http.StatusOK, resp.StatusCode)
+	require.Equal(e.t, "text/event-stream", resp.Header.Get("Content-Type"))
+	var out []map[string]any
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		line, ok := strings.CutPrefix(sc.Text(), "data: ")
+		if !ok {
+			continue
+		}
+		var ev map[string]any
+		require.NoError(e.t, json.Unmarshal([]byte(line), &ev))
+		out = append(out, ev)
+	}
+	require.NoError(e.t, sc.Err())
+	return out
+}
+
+// TestRunsAPI: a run of more posts than a request allows is started with
+// 202, followed as events to its end, listed, read and (once finished)
+// left as it is by a cancel.
+func TestRunsAPI(t *testing.T) {
+	e := newRunsEnv(t)
+	status, out := e.do("POST", "/runs", map[string]any{"kind": "posts", "count": 12, "batch_size": 5, "set_featured_image": false, "post_status": "draft"}, asAdmin)
+	require.Equal(t, http.StatusAccepted, status, "%v", out)
+	id, _ := out["id"].(string)
+	require.NotEmpty(t, id)
+	run := out["run"].(map[string]any)
+	require.Equal(t, "queued", run["status"])
+	require.EqualValues(t, 12, run["total"])
+	require.EqualValues(t, 3, run["batches"])
+
+	evs := e.events("/runs/" + id + "/events")
+	require.NotEmpty(t, evs)
+	last := evs[len(evs)-1]
+	require.Equal(t, "complete", last["type"])
+	final := last["run"].(map[string]any)
+	require.Equal(t, "succeeded", final["status"])
+	require.EqualValues(t, 12, final["done"])
+	require.EqualValues(t, 3, final["batches_done"])
+	require.Equal(t, []any{map[string]any{"name": "test-worker", "batches": 3.0, "items": 12.0}}, final["workers"])
+	for _, ev := range evs[:len(evs)-1] {
+		require.Equal(t, "progress", ev["type"])
+	}
+
+	status, out = e.do("GET", "/runs/"+id, nil, asAdmin)
+	require.Equal(t, http.StatusOK, status)
+	require.Equal(t, final, out["run"])
+	status, out = e.do("GET", "/runs", nil, asAdmin)
+	require.Equal(t, http.StatusOK, status)
+	require.Len(t, out["runs"], 1)
+	status, out = e.do("DELETE", "/runs/"+id, nil, asAdmin)
+	require.Equal(t, http.StatusOK, status)
+	require.Equal(t, "succeeded", out["run"].(map[string]any)["status"], "a finished run stays as it is")
+
+	status, out = e.do("GET", "/history?type=post", nil, asAdmin)
+	require.Equal(t, http.StatusOK, status)
+	require.EqualValues(t, 12, out["total"], "every post of the run is in the history")
+}
+
+// TestRunsAPIErrors: the error envelope and statuses of the runs
+// endpoints.
+func TestRunsAPIErrors(t *testing.T) {
+	e := newRunsEnv(t)
+	for _, c := range []struct {
+		method, path string
+		body         any
+		as           who
+		status       int
+		code         string
+	}{
+		{"POST", "/runs", map[string]any{"kind": "posts"}, asAdmin, 400, "invalid_parameter"},
+		{"POST", "/runs", map[string]any{"kind": "posts", "count": 0}, asAdmin, 400, "invalid_count"},
+		{"POST", "/runs", map[string]any{"kind": "media", "count": 3}, asAdmin, 400, "invalid_parameter"},
+		{"POST", "/runs", map[string]any{"kind": "posts", "count": 3, "delete_existing_before_generate": true}, asAdmin, 400, "invalid_parameter"},
+		{"POST", "/runs", map[string]any{"kind": "posts", "count": 3}, asEditor, 403, "rest_forbidden"},
+		{"GET", "/runs", nil, asNobody, 401, "rest_not_logged_in"},
+		{"GET", "/runs/nope", nil, asAdmin, 404, "not_found"},
+		{"DELETE", "/runs/nope", nil, asAdmin, 404, "not_found"},
+		{"GET", "/runs/nope/events", nil, asAdmin, 404, "not_found"},
+	} {
+		status, out := e.do(c.method, c.path, c.body, c.as)
+		require.Equal(t, c.status, status, "%s %s %v: %v", c.method, c.path, c.body, out)
+		require.Equal(t, false, out["success"])
+		require.Equal(t, c.code, out["code"], "%s %s %v", c.method, c.path, c.body)
+	}
+
+	// A server without a runs service says so.
+	bare := newEnv(t)
+	status, out := bare.do("GET", "/runs", nil, asAdmin)
+	require.Equal(t, http.StatusServiceUnavailable, status)
+	require.Equal(t, "not_configured", out["code"])
+}
