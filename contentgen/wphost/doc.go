@@ -43,6 +43,14 @@
 // without one (provider_local) are left out with a warning; uploads to
 // the media library are refused.
 //
+// # Reading
+//
+// Generator.Content reads the site through the Host. Its pages of posts
+// and media are listed by the Host itself (list.go, contentgen.Lister):
+// a COUNT(*) and the page's ids by ID with LIMIT and OFFSET, on
+// WordPress's own index of wp_posts. Pages of terms and users are left
+// to the Generator, which reads them in chunks.
+//
 // # What it guarantees
 //
 // Every write is one transaction (a savepoint of the one its context
