@@ -167,7 +167,10 @@ type postSubject struct {
 	topic    string
 	terms    []string
 	template string
+	// postType is the singular label of the post type; builtin is set for
+	// the type "post", which needs no mention.
 	postType string
+	builtin  bool
 }
 
 // postPrompt asks for one post of the shape sh with body options o.
@@ -185,9 +188,12 @@ func (a *aiRun) postPrompt(subj postSubject, sh *postShape, o *locales.HTMLOptio
 	if subj.topic != "" && len(subj.terms) > 0 {
 		fmt.Fprintf(&b, "It is filed under: %s.\n", strings.Join(subj.terms, ", "))
 	}
-	if subj.template != "" {
+	switch {
+	case subj.template != "" && !subj.builtin:
 		fmt.Fprintf(&b, "Kind of content: %s (%s).\n", subj.template, subj.postType)
-	} else if subj.postType != "post" {
+	case subj.template != "":
+		fmt.Fprintf(&b, "Kind of content: %s.\n", subj.template)
+	case !subj.builtin:
 		fmt.Fprintf(&b, "Kind of content: %s.\n", subj.postType)
 	}
 	fmt.Fprintf(&b, "Tone: %s.\n", tone)
@@ -199,6 +205,8 @@ func (a *aiRun) postPrompt(subj postSubject, sh *postShape, o *locales.HTMLOptio
 	}
 	if o.Lists {
 		b.WriteString("Include one short list.\n")
+	} else {
+		b.WriteString("Use no lists.\n")
 	}
 	if o.Quotes {
 		b.WriteString("Include one short quotation as a > blockquote, with its speaker on the last line after a dash.\n")
@@ -374,13 +382,16 @@ func (a *aiRun) subjects(ctx context.Context, rn *run, p *postsPlan, prep *prepa
 			names[t.ID] = t.Name
 		}
 	}
-	label := p.pt.Label
+	label := p.pt.Labels["singular_name"]
+	if label == "" {
+		label = p.pt.Label
+	}
 	if label == "" {
 		label = p.pt.Name
 	}
 	out := make([]postSubject, len(posts))
 	for k := range posts {
-		s := postSubject{postType: label}
+		s := postSubject{postType: label, builtin: p.pt.Name == "post"}
 		if p.template != nil {
 			s.template = p.template.Name
 		}

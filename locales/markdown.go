@@ -383,8 +383,8 @@ func wordEdges(s string) bool {
 // RenderModelMarkdown writes md, a body a language model wrote in
 // Markdown, in format f (markup.HTML when f is not a format), shaped by o
 // like Body: headings only with o.Headings (level 2, or 3 with
-// o.SubHeadings), lists only with o.Lists (numbered only with
-// o.OrderedLists), quotes only with o.Quotes, emphasis only with
+// o.SubHeadings), numbered lists only with o.OrderedLists (a list the
+// model wrote stays one), quotes only with o.Quotes, emphasis only with
 // o.Emphasis, tables and code only with o.Technical; what is not allowed
 // becomes paragraphs or is left out. The text is sanitised first (see
 // SanitizeModelText): no script, no raw HTML, no link or image of the
@@ -424,13 +424,8 @@ func RenderModelMarkdown(md string, o HTMLOptions, f markup.Format, r *rand.Rand
 			if len(b.items) == 0 {
 				continue
 			}
-			if !o.Lists {
-				for _, it := range b.items {
-					keep = append(keep, mdBlock{kind: mdPara, text: it})
-					paras++
-				}
-				continue
-			}
+			// A list the model wrote stays a list, even where the shape
+			// asked for none: its items make no paragraphs.
 			if b.kind == mdOrdered && !o.OrderedLists {
 				b.kind = mdList
 			}

@@ -145,10 +145,11 @@ func TestModelMarkdownFollowsTheOptions(t *testing.T) {
 	o := HTMLOptions{Paragraphs: 2}
 	h, ok := RenderModelMarkdown(modelAnswer, o, markup.HTML, rand.New(rand.NewPCG(1, 1)))
 	require.True(t, ok)
-	for _, tag := range []string{"<h2", "<h3", "<ul", "<ol", "<blockquote", "<em", "<strong", "<table", "<pre", "<figure", "<a "} {
+	for _, tag := range []string{"<h2", "<h3", "<ol", "<blockquote", "<em", "<strong", "<table", "<pre", "<figure", "<a "} {
 		require.NotContains(t, h, tag)
 	}
-	require.Contains(t, h, "<p>Karte und Kompass mit Fortsetzung</p>")
+	require.Contains(t, h, "<li>Karte und Kompass mit Fortsetzung</li>", "a list stays a list, bulleted")
+	require.Contains(t, h, "<li>Starten</li>")
 	require.Contains(t, h, "Der Weg ist das Ziel. — Konfuzius")
 	checkModelBody(t, modelAnswer, o, 1)
 
