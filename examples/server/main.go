@@ -41,6 +41,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"flag"
 	"fmt"
@@ -107,7 +108,7 @@ func run(ctx context.Context, args []string, out *os.File) error {
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	base := fs.String("base", "/contentgen/v1", "base path of the API")
-	adminPassword := fs.String("admin-password", "", "application password of the user admin (generated and printed when empty)")
+	adminPassword := fs.String("admin-password", "", "application password of the user admin (when empty: the one kept with the site, made and printed at the first start)")
 	allowAccount := fs.Bool("allow-account-passwords", false, "also accept account passwords over Basic auth (development only)")
 	keyFile := fs.String("key-file", defaultKeyFile(), "file with the key that encrypts stored API keys (created with mode 0600 when missing; "+envSecretKey+" overrides it)")
 	licenseKey := fs.String("license-public-key", "", "ed25519 public key (base64 or hex) that verifies licence keys ("+envLicenseKey+" when empty)")
@@ -266,11 +267,10 @@ func buildServer(ctx context.Context, c serverConfig) (*http.Server, []userSpec,
 	}
 	passwords := authn.Passwords
 	var creds []userSpec
-	if adminPassword == "" {
-		if adminPassword, err = passwords.NewAppPassword("admin", "demo"); err != nil {
-			return nil, nil, st, err
-		}
-	} else if err := passwords.SetAppPassword("admin", "demo", adminPassword); err != nil {
+	if adminPassword, err = keptAdminPassword(ctx, st.State, c.keyring, adminPassword); err != nil {
+		return nil, nil, st, err
+	}
+	if err := passwords.SetAppPassword("admin", "demo", adminPassword); err != nil {
 		return nil, nil, st, err
 	}
 	creds = append(creds, userSpec{"admin", adminPassword, "administrator"})
@@ -393,4 +393,64 @@ func addUser(ctx context.Context, host contentgen.Host, u userSpec, i int) error
 		return fmt.Errorf("-user %s: %w", u.name, err)
 	}
 	return nil
+}
+
+// adminPasswordKey is the state key of the administrator's application
+// password, sealed with the keyring as the AI keys are.
+const adminPasswordKey = "demo_server.admin_password"
+
+// keptAdminPassword returns the application password of admin: given,
+// when -admin-password names one; else the one kept with the site from an
+// earlier start; else a new random one. The password returned is kept
+// with the site's state, encrypted with kr, so that a restart without
+// -admin-password keeps it. Without a keyring nothing is kept and every
+// start without -admin-password makes a new one.
+func keptAdminPassword(ctx context.Context, state contentgen.StateStore, kr *secrets.Keyring, given string) (string, error) {
+	if kr == nil || state == nil {
+		if given != "" {
+			return given, nil
+		}
+		return randomAppPassword()
+	}
+	const purpose, subject = "admin_password", "admin"
+	pw := given
+	err := state.Update(ctx, adminPasswordKey, func(old []byte) ([]byte, error) {
+		if given == "" && len(old) > 0 {
+			if kept, err := kr.OpenString(string(old), purpose, subject); err == nil {
+				pw = kept
+				return old, nil
+			}
+			// Sealed with a key this keyring does not have: a new one.
+		}
+		if given == "" {
+			p, err := randomAppPassword()
+			if err != nil {
+				return nil, err
+			}
+			pw = p
+		}
+		return []byte(kr.SealString(pw, purpose, subject)), nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("keeping the admin password: %w", err)
+	}
+	return pw, nil
+}
+
+// randomAppPassword makes an application password as WordPress does: 24
+// letters and digits in six groups of four, separated by spaces.
+func randomAppPassword() (string, error) {
+	const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	var raw [24]byte
+	if _, err := rand.Read(raw[:]); err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for i, c := range raw {
+		if i > 0 && i%4 == 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteByte(alphabet[int(c)%len(alphabet)])
+	}
+	return b.String(), nil
 }

@@ -10,6 +10,10 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/secrets"
+	"github.com/contentgen/contentgen/examples/internal/site"
 )
 
 // TestRestartKeepsTheSite builds the demo server on a SQLite file,
@@ -70,4 +74,45 @@ func TestRestartKeepsTheSite(t *testing.T) {
 func jsonNumber(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// TestAdminPasswordIsKept: a restart without -admin-password keeps the
+// administrator's password of the first start, stored encrypted with the
+// site; -admin-password replaces it; another key makes a new one.
+func TestAdminPasswordIsKept(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "site.db")
+	kr, _, err := secrets.LoadOrCreateKeyFile(filepath.Join(dir, "key"))
+	require.NoError(t, err)
+	start := func(kr *secrets.Keyring, given string) (string, http.Handler) {
+		t.Helper()
+		srv, creds, closeSite, err := newServer(ctx, serverConfig{addr: "127.0.0.1:1", base: "/api", adminPassword: given, db: db, keyring: kr})
+		require.NoError(t, err)
+		require.NoError(t, closeSite())
+		return creds[0].password, srv.Handler
+	}
+	first, _ := start(kr, "")
+	require.Len(t, first, 29, "six groups of four")
+	again, _ := start(kr, "")
+	require.Equal(t, first, again, "a restart keeps the password")
+
+	st, err := site.Open(ctx, db, "", contentgen.Site{}, nil)
+	require.NoError(t, err)
+	stored, err := st.State.Load(ctx, adminPasswordKey)
+	require.NoError(t, err)
+	require.NoError(t, st.Close())
+	require.NotEmpty(t, stored)
+	require.NotContains(t, string(stored), first, "kept encrypted")
+	require.NotContains(t, string(stored), strings.ReplaceAll(first, " ", ""))
+
+	chosen, _ := start(kr, "abcd efgh ijkl mnop qrst uvwx")
+	require.Equal(t, "abcd efgh ijkl mnop qrst uvwx", chosen)
+	kept, _ := start(kr, "")
+	require.Equal(t, chosen, kept, "the password last chosen is kept")
+
+	other, _, err := secrets.LoadOrCreateKeyFile(filepath.Join(dir, "other-key"))
+	require.NoError(t, err)
+	fresh, _ := start(other, "")
+	require.NotEqual(t, chosen, fresh, "a key that cannot open it makes a new one")
 }
