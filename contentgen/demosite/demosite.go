@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"time"
 
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/contentgen/memhost"
@@ -134,8 +135,14 @@ func Types() ([]contentgen.PostType, []contentgen.Taxonomy) {
 // Seed writes the hand-made content of the demo site to h, whose post
 // types, taxonomies and roles must be those of Types and
 // memhost.StandardRoles: the administrator, a category, a post filed under
-// it, a page and a comment.
-func Seed(ctx context.Context, h contentgen.Host) error {
+// it, a page and a comment. Their dates are left to the host (memhost
+// dates them by its clock); SeedAt dates them.
+func Seed(ctx context.Context, h contentgen.Host) error { return SeedAt(ctx, h, time.Time{}) }
+
+// SeedAt is Seed with the post, the page and the comment published and the
+// administrator registered at the time at, for hosts that store dates as
+// they are given (such as contentgen/sqlstore). The zero time is Seed.
+func SeedAt(ctx context.Context, h contentgen.Host, at time.Time) error {
 	site, err := h.Site(ctx)
 	if err != nil {
 		return err
@@ -146,7 +153,7 @@ func Seed(ctx context.Context, h contentgen.Host) error {
 	}
 	users, err := h.CreateUsers(ctx, []contentgen.User{{
 		Login: AdminLogin, Email: "admin@" + domain, DisplayName: AdminLogin,
-		URL: site.URL, Roles: []string{memhost.RoleAdministrator},
+		URL: site.URL, Roles: []string{memhost.RoleAdministrator}, Registered: at,
 	}})
 	if err != nil {
 		return err
@@ -159,12 +166,12 @@ func Seed(ctx context.Context, h contentgen.Host) error {
 	posts, err := h.CreatePosts(ctx, []contentgen.Post{
 		{
 			Type: "post", Status: contentgen.StatusPublish, Title: PostTitle,
-			Content: postContent, AuthorID: admin,
+			Content: postContent, AuthorID: admin, Date: at,
 			Terms: map[string][]int64{"category": {cats[0]}},
 		},
 		{
 			Type: "page", Status: contentgen.StatusPublish, Title: PageTitle,
-			Content: pageContent, AuthorID: admin,
+			Content: pageContent, AuthorID: admin, Date: at,
 		},
 	})
 	if err != nil {
@@ -172,7 +179,7 @@ func Seed(ctx context.Context, h contentgen.Host) error {
 	}
 	_, err = h.CreateComments(ctx, []contentgen.Comment{{
 		PostID: posts[0], AuthorName: commenterName, AuthorEmail: commenterEmail,
-		AuthorURL: commenterSite, Content: commentContent, Status: contentgen.CommentApproved,
+		AuthorURL: commenterSite, Content: commentContent, Status: contentgen.CommentApproved, Date: at,
 	}})
 	return err
 }

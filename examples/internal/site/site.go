@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/contentgen/demosite"
@@ -126,7 +127,7 @@ func Open(ctx context.Context, dbFlag, mediaDir string, info contentgen.Site, lo
 				return err
 			}
 		}
-		if err := demosite.Seed(ctx, h); err != nil {
+		if err := demosite.SeedAt(ctx, h, time.Now().UTC().Truncate(time.Second)); err != nil {
 			return err
 		}
 		s.Fresh = true
