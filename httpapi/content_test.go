@@ -36,6 +36,12 @@ func TestContentReadEndpoints(t *testing.T) {
 	requireShape(t, p["author"].(map[string]any), map[string]string{"id": "number", "name": "string", "avatar_url": "string"})
 	requireShape(t, p["featured_media"].(map[string]any), map[string]string{"id": "number", "url": "string", "alt": "string"})
 
+	require.EqualValues(t, ids[2], p["id"], "the newest post first")
+	_, body = e.do("GET", "/content/posts?post_type=post&generated=true&order=asc", nil, asAdmin)
+	require.EqualValues(t, ids[0], body["posts"].([]any)[0].(map[string]any)["id"], "order=asc lists the oldest first")
+	status, body = e.do("GET", "/content/posts?order=sideways", nil, asAdmin)
+	require.Equal(t, http.StatusBadRequest, status, body)
+
 	_, body = e.do("GET", "/content/posts?post_type=post&generated=false", nil, asAdmin)
 	require.EqualValues(t, 1, body["total"], "the demo site's own post")
 	require.Equal(t, false, body["posts"].([]any)[0].(map[string]any)["generated"])

@@ -28,6 +28,21 @@ func (q *query) listQuery() contentgen.ContentQuery {
 	}
 }
 
+// newestFirst reads the optional order=desc|asc parameter of the posts
+// and media lists: desc, the default, lists the newest first, as
+// WordPress lists posts and media.
+func (q *query) newestFirst() contentgen.Order {
+	switch s := q.str("order"); s {
+	case "", "desc":
+		return contentgen.NewestFirst
+	case "asc":
+		return contentgen.OldestFirst
+	default:
+		q.fail(paramError("order", "order must be desc or asc, got %q", s))
+		return contentgen.NewestFirst
+	}
+}
+
 // origin reads the optional generated=true|false parameter.
 func (q *query) origin() contentgen.Origin {
 	switch {
@@ -132,6 +147,7 @@ func (a *API) contentPosts(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
 	cq := q.listQuery()
 	cq.Subtypes, cq.Statuses = one(q.str("post_type")), one(q.str("status"))
+	cq.Order = q.newestFirst()
 	if q.err != nil {
 		return q.err
 	}
@@ -255,6 +271,7 @@ type contentMediaRecord struct {
 func (a *API) contentMedia(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
 	cq := q.listQuery()
+	cq.Order = q.newestFirst()
 	if q.err != nil {
 		return q.err
 	}

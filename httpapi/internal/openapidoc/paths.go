@@ -72,6 +72,7 @@ var (
 	searchQ      = queryParam("search", str(""), "Matches names, titles or e-mail addresses.")
 	perPageQ     = queryParam("per_page", withDefault(intIn(1, 100, ""), 20), "")
 	pageQ        = queryParam("page", withDefault(intIn(1, 1000000, ""), 1), "")
+	orderQ       = queryParam("order", withDefault(enum("", "desc", "asc"), "desc"), "desc lists the newest first (by id), asc the oldest first.")
 )
 
 // list is the answer of a content read endpoint.
@@ -514,7 +515,7 @@ func operations() []op {
 			params: []obj{
 				queryParam("post_type", str(""), "Absent lists every type that is not internal."),
 				queryParam("status", str(""), "A post status."),
-				searchQ, generatedQ, perPageQ, pageQ,
+				searchQ, generatedQ, orderQ, perPageQ, pageQ,
 			},
 			answer: list("posts", "ContentPost"), errs: []int{400}},
 		{method: "GET", path: "/content/posts/{id}", id: "contentPost", tag: "Content", summary: "A post with its body, meta and comments",
@@ -527,7 +528,7 @@ func operations() []op {
 			params: []obj{queryParam("taxonomy", str(""), ""), searchQ, generatedQ, perPageQ, pageQ},
 			answer: list("terms", "Term"), errs: []int{400}},
 		{method: "GET", path: "/content/media", id: "contentMedia", tag: "Content", summary: "Media items",
-			params: []obj{searchQ, generatedQ, perPageQ, pageQ},
+			params: []obj{searchQ, generatedQ, orderQ, perPageQ, pageQ},
 			answer: list("media", "ContentMedia"), errs: []int{400}},
 	}
 }
