@@ -368,6 +368,12 @@ func TestAssets(t *testing.T) {
 		require.Equal(t, http.StatusOK, resp.StatusCode, name)
 		require.Equal(t, "text/javascript; charset=utf-8", resp.Header.Get("Content-Type"))
 	}
+	// Settings that mean something only to a WordPress plugin (a
+	// deactivation hook, telemetry that is never sent) are not offered.
+	_, app := get(t, c, s.srv.URL+adminPath+"assets/app.js")
+	for _, name := range []string{"telemetry_enabled", "delete_history_on_deactivate"} {
+		require.NotContains(t, app, name)
+	}
 	resp, _ := get(t, c, s.srv.URL+adminPath+"assets/none.js")
 	require.Equal(t, http.StatusNotFound, resp.StatusCode)
 	resp, _ = get(t, c, s.srv.URL+adminPath+"assets/../pages/page.html")

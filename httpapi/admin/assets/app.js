@@ -832,7 +832,7 @@ async function settingsView() {
       field(t('childBehavior'), h('select', { name: 'child_generate_behavior' }, options([['ask', t('child_ask')], ['child_only', t('child_child_only')], ['parent_chain', t('child_parent_chain')]], g.child_generate_behavior)))),
     h('fieldset', {}, h('legend', {}, t('behaviour')),
       h('div', { class: 'grid3' }, ['auto_select_default_template', 'save_and_generate_auto_run', 'delete_media_with_posts', 'delete_related_media', 'delete_related_terms',
-        'delete_related_authors', 'delete_related_comments', 'delete_history_on_deactivate', 'telemetry_enabled'].map((k) => field(t(`set_${k}`), checkbox(k, g[k]))))),
+        'delete_related_authors', 'delete_related_comments'].map((k) => field(t(`set_${k}`), checkbox(k, g[k]))))),
     h('div', { class: 'row' }, saveGeneral));
   general.addEventListener('submit', async (ev) => {
     ev.preventDefault();
