@@ -65,8 +65,9 @@ type Lister interface {
 	// List returns the ids of the objects of kind that match q, in the
 	// order q.Order, after skipping q.Offset of them and keeping at most
 	// q.Limit, and the number of objects matching q whatever its Limit
-	// and Offset. Both come from one reading of the host, so that the
-	// total is exact for the ids returned.
+	// and Offset. Both should come from one reading of the host (one
+	// snapshot), so that the total is exact for the ids returned; a host
+	// whose reads see each commit as it lands says so in its List.
 	//
 	// Kinds are KindPost, KindTerm, KindUser and KindMedia. For another
 	// kind, or one the host does not list itself, List returns an error
