@@ -225,7 +225,7 @@ value), 1 for any other failure.`,
 	pf.BoolVar(&a.jsonOut, "json", false, "print the result as JSON on stdout, and nothing else there")
 	pf.BoolVarP(&a.quiet, "quiet", "q", false, "print no progress on stderr")
 	root.AddCommand(a.generateCmd(), a.deleteCmd(), a.cleanupCmd(), a.historyCmd(), a.templatesCmd(), a.mediaCmd(),
-		a.settingsCmd(), a.localesCmd(), a.uninstallCmd())
+		a.settingsCmd(), a.localesCmd(), a.uninstallCmd(), a.runsCmd())
 	return root
 }
 

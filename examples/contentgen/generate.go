@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/runs"
 	"github.com/contentgen/contentgen/templates"
 )
 
@@ -44,7 +45,7 @@ delete and cleanup remove it again.`,
 	f := cmd.Flags()
 	f.SortFlags = false
 	f.String("post-type", "post", "registered post type slug")
-	f.Int("count", 0, "number of posts, 1-500 (default: the default_post_count setting, 5)")
+	f.Int("count", 0, "number of posts (default: the default_post_count setting, 5); above 500 the posts are made as a run, in batches, with a progress bar of the run")
 	f.String("post-status", "publish", "publish, draft, pending, private, future or random")
 	f.Bool("set-featured-image", true, "give posts of types with thumbnails a featured image")
 	f.Bool("download-images", true, "fetch new images; false reuses images of the media library")
@@ -77,10 +78,16 @@ delete and cleanup remove it again.`,
 	f.Bool("delete-related-terms", false, "with --delete-existing-before-generate (default: the delete_related_terms setting)")
 	f.Bool("delete-related-authors", false, "with --delete-existing-before-generate (default: the delete_related_authors setting)")
 	f.Bool("delete-related-comments", false, "with --delete-existing-before-generate (default: the delete_related_comments setting)")
+	runFlags(f)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		req, err := postsRequest(f)
 		if err != nil {
 			return err
+		}
+		if asRun(f) {
+			count, _ := f.GetInt("count")
+			req.Count = nil
+			return a.startRun(cmd, runs.Request{Kind: runs.KindPosts, Count: int64(count), Posts: &req})
 		}
 		return a.with(cmd, func(ctx context.Context, s *session) error {
 			p := a.newProgress()
@@ -214,13 +221,14 @@ func (a *app) generateTermsCmd() *cobra.Command {
 	f := cmd.Flags()
 	f.SortFlags = false
 	f.String("taxonomy", "category", "registered taxonomy slug")
-	f.Int("count", 0, "number of flat terms, 1-500 (default: the default_term_count setting, 5)")
+	f.Int("count", 0, "number of flat terms (default: the default_term_count setting, 5); above 500 they are made as a run")
 	f.Bool("generate-hierarchy", false, "build a tree of terms (hierarchical taxonomies)")
 	f.Int("depth", 3, "levels of the tree, 1-5")
 	f.Int("breadth", 3, "children per term, 1-10")
 	f.Bool("delete-existing", false, "first delete the generated terms of the taxonomy")
 	f.String("locale", "", "language of the names (default: the locale setting)")
 	f.Int64("seed", 0, "fix every random choice of the run")
+	runFlags(f)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		tax, _ := f.GetString("taxonomy")
 		hier, _ := f.GetBool("generate-hierarchy")
@@ -230,6 +238,11 @@ func (a *app) generateTermsCmd() *cobra.Command {
 			Taxonomy: tax, Count: changedInt(f, "count"), GenerateHierarchy: hier,
 			Depth: changedInt(f, "depth"), Breadth: changedInt(f, "breadth"),
 			DeleteExisting: del, Locale: loc, Seed: changedInt64(f, "seed"),
+		}
+		if asRun(f) {
+			count, _ := f.GetInt("count")
+			req.Count = nil
+			return a.startRun(cmd, runs.Request{Kind: runs.KindTerms, Count: int64(count), Terms: &req})
 		}
 		return a.with(cmd, func(ctx context.Context, s *session) error {
 			p := a.newProgress()
@@ -256,7 +269,7 @@ func (a *app) generateUsersCmd() *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.SortFlags = false
-	f.Int("count", 0, "number of users, 1-500 (default: the default_user_count setting, 5)")
+	f.Int("count", 0, "number of users (default: the default_user_count setting, 5); above 500 they are made as a run")
 	f.String("role", "", "give every user this role (default: one of --allowed-roles each)")
 	f.StringSlice("allowed-roles", []string{"subscriber", "contributor", "author"}, "roles drawn from when --role is not given")
 	f.Bool("generate-avatars", true, "give each user a portrait")
@@ -264,6 +277,7 @@ func (a *app) generateUsersCmd() *cobra.Command {
 	f.Bool("delete-existing", false, "first delete all generated users")
 	f.String("locale", "", "language of the names (default: the locale setting)")
 	f.Int64("seed", 0, "fix every random choice of the run")
+	runFlags(f)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		role, _ := f.GetString("role")
 		prov, _ := f.GetString("avatar-provider")
@@ -275,6 +289,11 @@ func (a *app) generateUsersCmd() *cobra.Command {
 		}
 		if f.Changed("allowed-roles") {
 			req.AllowedRoles, _ = f.GetStringSlice("allowed-roles")
+		}
+		if asRun(f) {
+			count, _ := f.GetInt("count")
+			req.Count = nil
+			return a.startRun(cmd, runs.Request{Kind: runs.KindUsers, Count: int64(count), Users: &req})
 		}
 		return a.with(cmd, func(ctx context.Context, s *session) error {
 			p := a.newProgress()

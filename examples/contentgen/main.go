@@ -13,6 +13,7 @@
 //	contentgen templates list | templates get 2 | templates delete 5 | templates export > t.json | templates import t.json
 //	contentgen media list | media download --provider provider_local | media upload FILE
 //	contentgen settings [--set name=value]... | locales | --version
+//	contentgen generate posts --count 100000 [--detach] | runs list | runs show ID | runs cancel ID | runs resume ID
 //
 // It works on the same site as examples/server: the SQLite file
 // contentgen.db by default (media files in contentgen.db.media), another
@@ -26,6 +27,13 @@
 // stdout, or the result as JSON with --json. The exit status is 0 on
 // success, 2 for a usage error (a bad flag or an invalid value, named in
 // the message) and 1 for any other failure.
+//
+// A --count above the per-request limit (500), or --detach, makes a run:
+// the items are made in batches, each committed with its history, in the
+// site's database, and the command works on the run and follows it with a
+// progress bar of done/total (at most a line a second without a
+// terminal). A run that was stopped or killed goes on with 'runs resume',
+// or in a server on the same database.
 package main
 
 import "os"
