@@ -101,6 +101,11 @@ func TestREADME(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the README test builds and runs the server and the command line")
 	}
+	for _, tool := range []string{"bash", "curl"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("the README's blocks need %s, which is not installed", tool)
+		}
+	}
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	require.NoError(t, err)
 	doc, err := os.ReadFile(filepath.Join(root, "README.md"))
