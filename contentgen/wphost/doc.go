@@ -45,11 +45,12 @@
 //
 // # Reading
 //
-// Generator.Content reads the site through the Host. Its pages of posts
-// and media are listed by the Host itself (list.go, contentgen.Lister):
-// a COUNT(*) and the page's ids by ID with LIMIT and OFFSET, on
-// WordPress's own index of wp_posts. Pages of terms and users are left
-// to the Generator, which reads them in chunks.
+// Generator.Content reads the site through the Host. Its pages of posts,
+// media, terms and users are listed by the Host itself (list.go,
+// contentgen.Lister): a COUNT(*) and the page's ids by id with LIMIT and
+// OFFSET, on WordPress's own indexes (wp_posts by type and status,
+// term_taxonomy by taxonomy); roles are matched in the serialised
+// {prefix}capabilities, as Users does.
 //
 // # What it guarantees
 //
