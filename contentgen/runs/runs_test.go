@@ -34,24 +34,33 @@ func engines() []engine {
 			return openDB(t, filepath.Join(t.TempDir(), "runs.db"), nil)
 		}},
 		{"postgres", func(t *testing.T) *sqlstore.DB {
-			dsn := os.Getenv(postgresEnv)
-			if dsn == "" {
-				t.Skipf("set %s to a PostgreSQL DSN (such as postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run the PostgreSQL tests", postgresEnv)
-			}
-			b := make([]byte, 6)
-			_, _ = rand.Read(b)
-			schema := "cgruns_" + hex.EncodeToString(b)
-			t.Cleanup(func() {
-				admin, err := sql.Open("pgx", dsn)
-				if err != nil {
-					return
-				}
-				defer admin.Close()
-				_, _ = admin.Exec("DROP SCHEMA IF EXISTS " + pgx.Identifier{schema}.Sanitize() + " CASCADE")
-			})
+			dsn, schema := freshPostgres(t)
 			return openDB(t, dsn, &sqlstore.Options{Schema: schema, MaxConns: 4})
 		}},
 	}
+}
+
+// freshPostgres returns the DSN of the test PostgreSQL and the name of a
+// schema of its own, dropped when the test ends; it skips the test when
+// there is none.
+func freshPostgres(t *testing.T) (dsn, schema string) {
+	t.Helper()
+	dsn = os.Getenv(postgresEnv)
+	if dsn == "" {
+		t.Skipf("set %s to a PostgreSQL DSN (such as postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run the PostgreSQL tests", postgresEnv)
+	}
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	schema = "cgruns_" + hex.EncodeToString(b)
+	t.Cleanup(func() {
+		admin, err := sql.Open("pgx", dsn)
+		if err != nil {
+			return
+		}
+		defer admin.Close()
+		_, _ = admin.Exec("DROP SCHEMA IF EXISTS " + pgx.Identifier{schema}.Sanitize() + " CASCADE")
+	})
+	return dsn, schema
 }
 
 func openDB(t *testing.T, dsn string, o *sqlstore.Options) *sqlstore.DB {

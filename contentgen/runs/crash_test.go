@@ -1,0 +1,167 @@
+//go:build unix
+
+package runs_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/contentgen/runs"
+	"github.com/contentgen/contentgen/contentgen/sqlstore"
+)
+
+// Environment of the crash test: the size of its run and the number of
+// kills (defaults 2000 and 3), and, set by the test for its child
+// processes, the database they work on.
+const (
+	crashPostsEnv  = "CONTENTGEN_CRASH_POSTS"
+	crashKillsEnv  = "CONTENTGEN_CRASH_KILLS"
+	childDSNEnv    = "CONTENTGEN_RUNS_CHILD_DSN"
+	childSchemaEnv = "CONTENTGEN_RUNS_CHILD_SCHEMA"
+)
+
+// crashRescue is how long the child workers take a batch of a killed
+// process to be lost: short, so that the test does not wait long.
+const crashRescue = 5 * time.Second
+
+func envInt(t *testing.T, name string, def int) int {
+	t.Helper()
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	require.NoError(t, err, "%s must be a number", name)
+	return n
+}
+
+// TestCrashChild is the worker process of TestRunSurvivesKills: it works
+// on the runs of the database its environment names until it is killed.
+func TestCrashChild(t *testing.T) {
+	dsn := os.Getenv(childDSNEnv)
+	if dsn == "" {
+		t.Skip("a worker process of TestRunSurvivesKills; runs only as its child")
+	}
+	var o *sqlstore.Options
+	if s := os.Getenv(childSchemaEnv); s != "" {
+		o = &sqlstore.Options{Schema: s, MaxConns: 4}
+	}
+	db := openDB(t, dsn, o)
+	seed := int64(7)
+	gen, err := contentgen.New(db.Host(nil), nil, &contentgen.Config{Seed: &seed})
+	require.NoError(t, err)
+	s, err := runs.New(t.Context(), db, gen, &runs.Options{
+		WorkerName: "child-" + strconv.Itoa(os.Getpid()), RescueAfter: crashRescue, PollInterval: 50 * time.Millisecond,
+	})
+	require.NoError(t, err)
+	require.NoError(t, s.Start(t.Context()))
+	select {} // until killed
+}
+
+// TestRunSurvivesKills kills the worker process of a run with SIGKILL at
+// random moments, each after it made progress, and starts another: the
+// run finishes with exactly its count of posts, each with one history
+// entry, every batch done once.
+func TestRunSurvivesKills(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills worker processes; not with -short")
+	}
+	total := envInt(t, crashPostsEnv, 2000)
+	kills := envInt(t, crashKillsEnv, 3)
+	for _, e := range []struct {
+		name string
+		open func(t *testing.T) (db *sqlstore.DB, dsn, schema string)
+	}{
+		{"sqlite", func(t *testing.T) (*sqlstore.DB, string, string) {
+			dsn := filepath.Join(t.TempDir(), "runs.db")
+			return openDB(t, dsn, nil), dsn, ""
+		}},
+		{"postgres", func(t *testing.T) (*sqlstore.DB, string, string) {
+			dsn, schema := freshPostgres(t)
+			return openDB(t, dsn, &sqlstore.Options{Schema: schema, MaxConns: 4}), dsn, schema
+		}},
+	} {
+		t.Run(e.name, func(t *testing.T) {
+			db, dsn, schema := e.open(t)
+			gen := site(t, db)
+			ctx := t.Context()
+			front := service(t, db, gen, &runs.Options{Workers: runs.NoWorkers})
+			r, err := front.Submit(ctx, runs.Request{Kind: runs.KindPosts, Count: int64(total), BatchSize: 100,
+				Posts: &contentgen.PostsRequest{SetFeaturedImage: new(false), Seed: new(int64(11))}})
+			require.NoError(t, err)
+
+			start := func() *exec.Cmd {
+				cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.timeout=10m")
+				cmd.Env = append(os.Environ(), childDSNEnv+"="+dsn, childSchemaEnv+"="+schema)
+				cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+				require.NoError(t, cmd.Start())
+				return cmd
+			}
+			// get reads the run as the front process sees it.
+			get := func() *runs.Run {
+				r, err := front.Get(ctx, r.ID)
+				require.NoError(t, err)
+				return r
+			}
+			// stuck counts the batches a killed worker was writing: their
+			// jobs stay running until a worker rescues them.
+			stuck := func() int {
+				var n int
+				require.NoError(t, db.ReadPool().QueryRowContext(ctx, "SELECT COUNT(*) FROM river_job WHERE state = 'running'").Scan(&n))
+				return n
+			}
+			deadline := time.Now().Add(5 * time.Minute)
+			killed, midBatch := 0, 0
+			for ; killed < kills; killed++ {
+				before := get().Done
+				child := start()
+				// Wait for the child to commit a batch, then kill it
+				// at a random moment of the batches after.
+				for r := get(); r.Done == before && !r.Status.Final(); r = get() {
+					require.True(t, time.Now().Before(deadline), "no progress")
+					time.Sleep(20 * time.Millisecond)
+				}
+				time.Sleep(rand.N(80 * time.Millisecond))
+				require.NoError(t, child.Process.Signal(syscall.SIGKILL))
+				_ = child.Wait()
+				midBatch = stuck()
+				if get().Status.Final() {
+					break
+				}
+			}
+			child := start()
+			t.Cleanup(func() {
+				_ = child.Process.Signal(syscall.SIGKILL)
+				_ = child.Wait()
+			})
+			follow, cancel := context.WithDeadline(ctx, deadline)
+			defer cancel()
+			var last *runs.Run
+			require.NoError(t, front.Follow(follow, r.ID, func(r *runs.Run) error { last = r; return nil }))
+			t.Logf("%d posts, %d kills (%d batches being written when killed), %d failed attempts, workers %+v", total, killed, midBatch, last.Errors, last.Workers)
+
+			require.Equal(t, runs.StatusSucceeded, last.Status)
+			require.EqualValues(t, total, last.Done)
+			require.EqualValues(t, last.Batches, last.BatchesDone)
+			var items int64
+			for _, w := range last.Workers {
+				items += w.Items
+			}
+			require.EqualValues(t, total, items, "every batch is counted once")
+			require.Equal(t, total, generatedPosts(t, db), "exactly the run's posts, each with one history entry")
+			if killed > 0 {
+				require.Greater(t, len(last.Workers), 1, "the killed workers' batches stay theirs")
+			}
+		})
+	}
+}
