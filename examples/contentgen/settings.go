@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -74,8 +75,16 @@ setting by its name in the API, with a JSON value or a plain string.`,
 		dec := json.NewDecoder(bytes.NewReader(body))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(new(allSettings)); err != nil {
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) {
+				want := map[string]string{"int": "a whole number", "float64": "a number", "bool": "true or false", "string": "a string"}[te.Type.String()]
+				if want == "" {
+					want = te.Type.String()
+				}
+				return usageErr("--set %s: want %s, got %s", te.Field[strings.LastIndex(te.Field, ".")+1:], want, te.Value)
+			}
 			if strings.Contains(err.Error(), "unknown field") {
-				return usageErr("--set: %v (contentgen settings lists the names)", err)
+				return usageErr("--set: %v (contentgen settings lists the names)", strings.TrimPrefix(err.Error(), "json: "))
 			}
 			return usageErr("--set: %v", err)
 		}
