@@ -88,6 +88,8 @@ var expected = map[string][]string{
 	"/duplicate":                                {"Book starter (Copy)"},
 	"/post-meta/$ID":                            {`"is_generated":true`, `"template_id":2`},
 	"history stats":                             {"time saved"},
+	"generate posts --count 2000":               {"succeeded, 2000 of 2000 posts"},
+	"$API/runs/$RUN/events":                     {`"type":"complete"`, `"status":"succeeded"`, `"done":1500`},
 	"contentgen cleanup":                        {"Deleted"},
 	"generate posts --count 500 --locale de_DE": {"Generated 500 posts of type post"},
 	`"${wp[@]}" generate posts --count 500`:     {"Generated 500 posts of type post"},
