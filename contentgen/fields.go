@@ -232,9 +232,11 @@ func (g *Generator) targetInfo(ctx context.Context) (func(string) fields.TargetI
 	}, nil
 }
 
-// storeErr translates an error of the template store: invalid input
-// becomes invalid_parameter naming the parameter, an unknown template
-// not_found, anything else an internal failure.
+// storeErr translates an error of the template library, at the boundary
+// of the templates service: an *Error it carries (the site check's)
+// comes back unchanged, other invalid input becomes invalid_parameter
+// naming the parameter, an unknown template not_found, anything else an
+// internal failure.
 func storeErr(err error) error {
 	var pe *templates.ParamError
 	var e *Error
@@ -242,7 +244,7 @@ func storeErr(err error) error {
 	case err == nil:
 		return nil
 	case errors.As(err, &e):
-		return err
+		return e
 	case errors.As(err, &pe):
 		return &Error{Code: CodeInvalidParameter, Param: pe.Param, Message: pe.Message, Err: err}
 	case errors.Is(err, templates.ErrInvalid):

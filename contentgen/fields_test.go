@@ -633,6 +633,7 @@ func TestTemplateOperationErrors(t *testing.T) {
 	requireParam(t, err, contentgen.ErrInvalidParameter, "post_type")
 	_, err = f.gen.Templates().Create(ctx, templates.Input{Name: "x", PostType: "spaceship"})
 	requireParam(t, err, contentgen.ErrInvalidPostType, "post_type")
+	unknownType := err.(*contentgen.Error).Message
 	_, err = f.gen.Templates().Create(ctx, templates.Input{Name: "x", PostType: demosite.BookType,
 		TaxonomyConfig: templates.TaxonomyConfig{"category": {Mode: templates.ModeNone}}})
 	requireParam(t, err, contentgen.ErrInvalidParameter, "taxonomy_config.category")
@@ -644,11 +645,26 @@ func TestTemplateOperationErrors(t *testing.T) {
 	requireParam(t, err, contentgen.ErrNotFound, "id")
 	_, err = f.gen.Templates().Delete(ctx, tmpl.ID, tmpl.ID+100)
 	requireParam(t, err, contentgen.ErrInvalidParameter, "new_default_id")
+	_, err = f.gen.Templates().Update(ctx, tmpl.ID, templates.Patch{
+		TaxonomyConfig: templates.TaxonomyConfig{"nope": {Mode: templates.ModeNone}}})
+	requireParam(t, err, contentgen.ErrInvalidTaxonomy, "taxonomy_config.nope")
+
+	// An import reports the site check's failure for its item, with the
+	// message the same check gives a single template.
+	res, err := f.gen.Templates().Import(ctx, []byte(`{"templates":[{"name":"Alien","post_type":"spaceship"}]}`))
+	require.NoError(t, err)
+	require.Len(t, res.Results, 1)
+	require.False(t, res.Results[0].Success)
+	require.Equal(t, "templates[0].post_type", res.Results[0].Param)
+	require.Equal(t, unknownType, res.Results[0].Error)
 }
 
+// requireParam checks that err is an *Error (not merely wrapping one)
+// matching want and naming param.
 func requireParam(t *testing.T, err, want error, param string) {
 	t.Helper()
 	require.ErrorIs(t, err, want)
+	require.IsType(t, &contentgen.Error{}, err)
 	var ce *contentgen.Error
 	require.True(t, errors.As(err, &ce))
 	require.Equal(t, param, ce.Param)

@@ -32,8 +32,9 @@ func newTemplates(g *Generator) *TemplatesService {
 
 // check is the Library's site check: a registered post type, and a
 // taxonomy configuration that names its taxonomies and existing terms.
-// Its errors are *Error values wrapping a *templates.ParamError, so that
-// an import reports them per item.
+// A fault of the template is a *templates.ParamError wrapping the *Error
+// that found it, so that an import reports it per item and storeErr
+// gives back that *Error unchanged.
 func (t *TemplatesService) check(ctx context.Context, postType string, tc templates.TaxonomyConfig) error {
 	pt, err := t.g.postType(ctx, postType)
 	if err == nil {
@@ -41,7 +42,7 @@ func (t *TemplatesService) check(ctx context.Context, postType string, tc templa
 	}
 	var ce *Error
 	if errors.As(err, &ce) && ce.Code != CodeGenerationFailed && ce.Code != CodeInternal {
-		return &Error{Code: ce.Code, Param: ce.Param, Message: ce.Message, Err: &templates.ParamError{Param: ce.Param, Message: ce.Message}}
+		return &templates.ParamError{Param: ce.Param, Message: ce.Message, Err: ce}
 	}
 	return err
 }
