@@ -68,8 +68,20 @@ func TestCrashChild(t *testing.T) {
 	select {} // until killed
 }
 
+// startChild starts a worker process (TestCrashChild) on the database of
+// dsn and schema.
+func startChild(t *testing.T, dsn, schema string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.timeout=10m")
+	cmd.Env = append(os.Environ(), childDSNEnv+"="+dsn, childSchemaEnv+"="+schema)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	require.NoError(t, cmd.Start())
+	return cmd
+}
+
 // TestRunSurvivesKills kills the worker process of a run with SIGKILL at
-// random moments, each after it made progress, and starts another: the
+// random moments spread over the run, each after it made progress, and
+// starts another: the
 // run finishes with exactly its count of posts, each with one history
 // entry, every batch done once.
 func TestRunSurvivesKills(t *testing.T) {
@@ -96,45 +108,49 @@ func TestRunSurvivesKills(t *testing.T) {
 			gen := site(t, db)
 			ctx := t.Context()
 			front := service(t, db, gen, &runs.Options{Workers: runs.NoWorkers})
-			r, err := front.Submit(ctx, runs.Request{Kind: runs.KindPosts, Count: int64(total), BatchSize: 100,
+			r, err := front.Submit(ctx, runs.Request{Kind: runs.KindPosts, Count: int64(total), BatchSize: 200,
 				Posts: &contentgen.PostsRequest{SetFeaturedImage: new(false), Seed: new(int64(11))}})
 			require.NoError(t, err)
 
-			start := func() *exec.Cmd {
-				cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.timeout=10m")
-				cmd.Env = append(os.Environ(), childDSNEnv+"="+dsn, childSchemaEnv+"="+schema)
-				cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-				require.NoError(t, cmd.Start())
-				return cmd
-			}
+			start := func() *exec.Cmd { return startChild(t, dsn, schema) }
 			// get reads the run as the front process sees it.
 			get := func() *runs.Run {
 				r, err := front.Get(ctx, r.ID)
 				require.NoError(t, err)
 				return r
 			}
-			// stuck counts the batches a killed worker was writing: their
-			// jobs stay running until a worker rescues them.
-			stuck := func() int {
+			// writing reports whether the killed worker pid was writing a
+			// batch: its job stays running until a worker rescues it.
+			writing := func(pid int) bool {
+				q := "SELECT COUNT(*) FROM river_job WHERE state = 'running' AND json(attempted_by) LIKE ?"
+				arg := `%"child-` + strconv.Itoa(pid) + `"%`
+				if schema != "" {
+					q = "SELECT COUNT(*) FROM river_job WHERE state = 'running' AND $1 = ANY(attempted_by)"
+					arg = "child-" + strconv.Itoa(pid)
+				}
 				var n int
-				require.NoError(t, db.ReadPool().QueryRowContext(ctx, "SELECT COUNT(*) FROM river_job WHERE state = 'running'").Scan(&n))
-				return n
+				require.NoError(t, db.ReadPool().QueryRowContext(ctx, q, arg).Scan(&n))
+				return n > 0
 			}
 			deadline := time.Now().Add(5 * time.Minute)
 			killed, midBatch := 0, 0
 			for ; killed < kills; killed++ {
+				// Kills spread over the run: wait for the child to
+				// commit a batch and for the run to reach its share,
+				// then kill it at a random moment of the batches after.
 				before := get().Done
+				target := max(before+1, int64((killed+1)*total/(kills+1)))
 				child := start()
-				// Wait for the child to commit a batch, then kill it
-				// at a random moment of the batches after.
-				for r := get(); r.Done == before && !r.Status.Final(); r = get() {
+				for r := get(); r.Done < target && !r.Status.Final(); r = get() {
 					require.True(t, time.Now().Before(deadline), "no progress")
 					time.Sleep(20 * time.Millisecond)
 				}
 				time.Sleep(rand.N(80 * time.Millisecond))
 				require.NoError(t, child.Process.Signal(syscall.SIGKILL))
 				_ = child.Wait()
-				midBatch = stuck()
+				if writing(child.Process.Pid) {
+					midBatch++
+				}
 				if get().Status.Final() {
 					break
 				}
@@ -148,7 +164,7 @@ func TestRunSurvivesKills(t *testing.T) {
 			defer cancel()
 			var last *runs.Run
 			require.NoError(t, front.Follow(follow, r.ID, func(r *runs.Run) error { last = r; return nil }))
-			t.Logf("%d posts, %d kills (%d batches being written when killed), %d failed attempts, workers %+v", total, killed, midBatch, last.Errors, last.Workers)
+			t.Logf("%d posts, %d kills (%d while writing a batch), %d failed attempts, workers %+v", total, killed, midBatch, last.Errors, last.Workers)
 
 			require.Equal(t, runs.StatusSucceeded, last.Status)
 			require.EqualValues(t, total, last.Done)
@@ -164,4 +180,57 @@ func TestRunSurvivesKills(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTwoWorkersShareARun: two worker processes on one PostgreSQL
+// database both work on one run; when one is killed, the other finishes
+// it, every post made once.
+func TestTwoWorkersShareARun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts worker processes; not with -short")
+	}
+	dsn, schema := freshPostgres(t)
+	db := openDB(t, dsn, &sqlstore.Options{Schema: schema, MaxConns: 4})
+	gen := site(t, db)
+	ctx := t.Context()
+	front := service(t, db, gen, &runs.Options{Workers: runs.NoWorkers})
+	const total = 3000
+	r, err := front.Submit(ctx, runs.Request{Kind: runs.KindPosts, Count: total, BatchSize: 50,
+		Posts: &contentgen.PostsRequest{SetFeaturedImage: new(false), AutoTaxonomies: new(false)}})
+	require.NoError(t, err)
+	deadline := time.Now().Add(5 * time.Minute)
+	// workersWithBatches waits until n workers have done batches of the
+	// run, or it ended.
+	workersWithBatches := func(n int) *runs.Run {
+		for {
+			r, err := front.Get(ctx, r.ID)
+			require.NoError(t, err)
+			if len(r.Workers) >= n || r.Status.Final() {
+				return r
+			}
+			require.True(t, time.Now().Before(deadline), "no progress")
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	a := startChild(t, dsn, schema)
+	workersWithBatches(1)
+	b := startChild(t, dsn, schema)
+	t.Cleanup(func() {
+		_ = b.Process.Signal(syscall.SIGKILL)
+		_ = b.Wait()
+	})
+	shared := workersWithBatches(2)
+	require.Len(t, shared.Workers, 2, "both processes took batches of the run")
+	require.NoError(t, a.Process.Signal(syscall.SIGKILL))
+	_ = a.Wait()
+
+	follow, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	var last *runs.Run
+	require.NoError(t, front.Follow(follow, r.ID, func(r *runs.Run) error { last = r; return nil }))
+	t.Logf("workers %+v", last.Workers)
+	require.Equal(t, runs.StatusSucceeded, last.Status)
+	require.EqualValues(t, total, last.Done)
+	require.Len(t, last.Workers, 2)
+	require.Equal(t, total, generatedPosts(t, db), "exactly the run's posts, each with one history entry")
 }
