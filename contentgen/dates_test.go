@@ -19,6 +19,7 @@ func TestPostAndCommentDatesInTheRange(t *testing.T) {
 		Count: new(20), DateFrom: from, DateTo: to, AutoComments: true, CommentsPerPostMin: new(2), CommentsPerPostMax: new(5),
 	}))
 	require.NoError(t, err)
+	require.Equal(t, "post", res.PostType, "a request without a post type makes posts")
 	posts := f.posts(t, res.IDs)
 	byID := map[int64]contentgen.Post{}
 	for _, p := range posts {
@@ -59,4 +60,30 @@ func TestDateRangeValidation(t *testing.T) {
 	requireParam(t, err, contentgen.ErrInvalidParameter, "date_from")
 	_, err = f.gen.GenerateComments(ctx, contentgen.CommentsRequest{DateFrom: epoch.Add(time.Hour)})
 	requireParam(t, err, contentgen.ErrInvalidParameter, "date_from")
+}
+
+func TestParseDate(t *testing.T) {
+	t.Parallel()
+	day := time.Date(2020, 1, 31, 0, 0, 0, 0, time.UTC)
+	cases := []struct {
+		in    string
+		upper bool
+		want  time.Time
+		ok    bool
+	}{
+		{"", false, time.Time{}, true},
+		{"", true, time.Time{}, true},
+		{"2020-01-31", false, day, true},
+		{"2020-01-31", true, day.Add(24*time.Hour - time.Second), true},
+		{"2020-01-31 10:20:30", true, day.Add(10*time.Hour + 20*time.Minute + 30*time.Second), true},
+		{"2020-01-31T10:20:30", false, day.Add(10*time.Hour + 20*time.Minute + 30*time.Second), true},
+		{"2020-01-31T10:20:30+02:00", false, day.Add(8*time.Hour + 20*time.Minute + 30*time.Second), true},
+		{"yesterday", false, time.Time{}, false},
+		{"2020-13-01", true, time.Time{}, false},
+	}
+	for _, c := range cases {
+		got, ok := contentgen.ParseDate(c.in, c.upper)
+		require.Equal(t, c.ok, ok, "%q", c.in)
+		require.True(t, c.want.Equal(got), "%q upper=%v: got %s, want %s", c.in, c.upper, got, c.want)
+	}
 }

@@ -81,7 +81,7 @@ func (g *Generator) checkCoreConfig(ctx context.Context, core map[string]templat
 			case fields.CorePostDate:
 				if st, ok := v.(string); !ok {
 					return invalid(vp, "%s must hold dates as YYYY-MM-DD HH:MM:SS, got %v", vp, v)
-				} else if _, ok := parseDate(st); !ok {
+				} else if _, ok, _ := parseDate(st); !ok {
 					return invalid(vp, "%s must hold dates as YYYY-MM-DD HH:MM:SS, got %q", vp, st)
 				}
 			case fields.CorePostAuthor:

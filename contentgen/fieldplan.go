@@ -326,7 +326,7 @@ func (fp *fieldPlan) setCore(rn *run, post *Post, name, s string, ok bool) {
 				}
 			}
 		case fields.CorePostDate:
-			if t, ok := parseDate(s); ok {
+			if t, ok, _ := parseDate(s); ok {
 				post.Date = t
 			}
 		}

@@ -60,7 +60,7 @@ func BenchmarkGeneratePosts500Fields(b *testing.B) {
 		}
 		b.StartTimer()
 		res, err := gen.GeneratePosts(ctx, contentgen.PostsRequest{PostType: demosite.BookType, Count: new(500), SetFeaturedImage: new(false)})
-		if err != nil || len(res.IDs) != 500 || relatedTotal(res) != 5 {
+		if err != nil || len(res.IDs) != 500 || res.RelatedTotal() != 5 {
 			b.Fatal(res, err)
 		}
 	}

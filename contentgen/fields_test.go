@@ -201,7 +201,8 @@ func TestCustomFieldsFilledByTypeAndMeaning(t *testing.T) {
 		require.Equal(t, true, hm["custom_fields_populated"])
 		require.Equal(t, "", hm["template_name"])
 	}
-	require.Equal(t, 5, relatedTotal(res), "many_to_one wants a pool of 5 publishers")
+	require.Equal(t, demosite.BookType, res.PostType)
+	require.Equal(t, 5, res.RelatedTotal(), "many_to_one wants a pool of 5 publishers")
 	require.Equal(t, map[string]int{"publisher": 5}, res.RelatedPosts)
 	require.Len(t, publishers, 5)
 
@@ -216,7 +217,7 @@ func TestCustomFieldsFilledByTypeAndMeaning(t *testing.T) {
 	req := books(2)
 	req.PopulateCustomFields = new(false)
 	res, plain := f.generate(t, req)
-	require.Zero(t, relatedTotal(res))
+	require.Zero(t, res.RelatedTotal())
 	for _, p := range plain {
 		require.NotContains(t, p.Meta, "isbn")
 		require.Equal(t, false, f.historyMeta(t, p.ID)["custom_fields_populated"])
@@ -342,7 +343,7 @@ func TestRequiredFieldsNeverEmpty(t *testing.T) {
 		CoreFields: map[string]templates.FieldSetting{fields.CorePostTitle: {Mode: templates.ModeNone}},
 	}
 	res, posts := f.generate(t, req)
-	require.Equal(t, 5, relatedTotal(res), "a required relational field still needs targets under mode none")
+	require.Equal(t, 5, res.RelatedTotal(), "a required relational field still needs targets under mode none")
 	for _, p := range posts {
 		require.NotEmpty(t, p.Meta["isbn"], "a required field is filled even under mode none")
 		require.NotEmpty(t, p.Meta["publisher"])
@@ -356,11 +357,11 @@ func TestRelatedPostsCountsAndOptions(t *testing.T) {
 	ctx := context.Background()
 	f := newFieldFixture(t, 17, nil)
 	res, _ := f.generate(t, books(3))
-	require.Equal(t, 5, relatedTotal(res))
+	require.Equal(t, 5, res.RelatedTotal())
 
 	// Enough publishers exist now: none are created.
 	res, _ = f.generate(t, books(3))
-	require.Zero(t, relatedTotal(res))
+	require.Zero(t, res.RelatedTotal())
 	require.Empty(t, res.RelatedPosts)
 
 	// related_cpt_options overrides the count, or turns creation off.
@@ -372,7 +373,7 @@ func TestRelatedPostsCountsAndOptions(t *testing.T) {
 	g := newFieldFixture(t, 17, nil)
 	req.RelatedPosts = map[string]contentgen.RelatedPostsOption{"publisher": {Enabled: new(false)}}
 	res, posts := g.generate(t, req)
-	require.Zero(t, relatedTotal(res))
+	require.Zero(t, res.RelatedTotal())
 	require.Contains(t, strings.Join(res.Warnings, "\n"), "publisher", "the required field without targets is reported")
 	for _, p := range posts {
 		require.NotContains(t, p.Meta, "publisher")
@@ -394,7 +395,7 @@ func TestRelatedPostsCountsAndOptions(t *testing.T) {
 	require.NoError(t, err)
 	req.RelatedPosts = map[string]contentgen.RelatedPostsOption{"publisher": {Count: new(1), TemplateID: pubTmpl.ID}}
 	res, _ = g.generate(t, req)
-	require.Equal(t, 1, relatedTotal(res))
+	require.Equal(t, 1, res.RelatedTotal())
 	made, err := g.host.Posts(ctx, contentgen.PostQuery{Types: []string{"publisher"}, MetaKey: contentgen.TemplateKey})
 	require.NoError(t, err)
 	require.Len(t, made, 1)
@@ -408,7 +409,7 @@ func TestRelatedPostsTrackedAndDeleted(t *testing.T) {
 	handMade, err := f.host.CreatePosts(ctx, []contentgen.Post{{Type: "publisher", Status: contentgen.StatusPublish, Title: "Hand-made Press"}})
 	require.NoError(t, err)
 	res, _ := f.generate(t, books(4))
-	require.Equal(t, 4, relatedTotal(res), "five wanted, one exists")
+	require.Equal(t, 4, res.RelatedTotal(), "five wanted, one exists")
 
 	related, _, err := f.hist.List(ctx, history.Filter{ContentType: "post", ContentSubtypes: []string{"publisher"}})
 	require.NoError(t, err)
@@ -672,15 +673,6 @@ func requireParam(t *testing.T, err, want error, param string) {
 
 // Keep the fixture's clock in use for dates relative to now.
 var _ = time.Second
-
-// relatedTotal is the number of related posts a run created.
-func relatedTotal(res *contentgen.PostsResult) int {
-	n := 0
-	for _, v := range res.RelatedPosts {
-		n += v
-	}
-	return n
-}
 
 func TestHistoryMetaIsDeterministic(t *testing.T) {
 	t.Parallel()

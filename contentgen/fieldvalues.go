@@ -9,16 +9,36 @@ import (
 	"time"
 )
 
-// dateLayouts are the layouts accepted for post_date values.
+// dateLayouts are the forms of a date the library accepts: in post_date
+// values and in the DateFrom and DateTo of requests (see ParseDate).
 var dateLayouts = []string{time.DateTime, time.RFC3339, "2006-01-02T15:04:05", time.DateOnly}
 
-func parseDate(s string) (time.Time, bool) {
+// parseDate parses s in one of dateLayouts, in UTC, and reports whether
+// s was a bare day.
+func parseDate(s string) (t time.Time, ok, day bool) {
 	for _, l := range dateLayouts {
 		if t, err := time.ParseInLocation(l, s, time.UTC); err == nil {
-			return t, true
+			return t, true, l == time.DateOnly
 		}
 	}
-	return time.Time{}, false
+	return time.Time{}, false, false
+}
+
+// ParseDate parses a bound of a request's date range (DateFrom, DateTo)
+// in the forms the API and the command line accept, in UTC:
+// "YYYY-MM-DD HH:MM:SS", RFC 3339, "YYYY-MM-DDTHH:MM:SS" or a bare day
+// "YYYY-MM-DD". A bare day as the upper bound (upper true) includes the
+// whole day: it is the day's last second. The empty string is no bound,
+// the zero time. ok is false when s is in none of the forms.
+func ParseDate(s string, upper bool) (t time.Time, ok bool) {
+	if s == "" {
+		return time.Time{}, true
+	}
+	t, ok, day := parseDate(s)
+	if ok && day && upper {
+		t = t.Add(24*time.Hour - time.Second)
+	}
+	return t, ok
 }
 
 // toID converts a JSON-ish value to a positive id.

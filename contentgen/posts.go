@@ -35,7 +35,7 @@ func (g *Generator) GeneratePosts(ctx context.Context, req PostsRequest) (*Posts
 	}
 	rn.from, rn.to = req.DateFrom, req.DateTo
 	rn.format = p.format
-	res := &PostsResult{IDs: []int64{}, Terms: map[string]int{}, RelatedPosts: map[string]int{}, TextSource: p.text}
+	res := &PostsResult{PostType: p.pt.Name, IDs: []int64{}, Terms: map[string]int{}, RelatedPosts: map[string]int{}, TextSource: p.text}
 	if p.text == TextSourceAI {
 		rn.ai = g.newAIRun(ctx, rn, s)
 		defer func() { res.AIText = rn.ai.stats.clone() }()

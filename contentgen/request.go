@@ -258,6 +258,9 @@ type DeletePostsRequest struct {
 
 // PostsResult is what a posts run made.
 type PostsResult struct {
+	// PostType is the post type of the new posts ("post" when the
+	// request named none).
+	PostType string
 	// IDs are the new posts, in creation order.
 	IDs []int64
 	// Warnings are the distinct problems the run worked around (an image
@@ -281,6 +284,16 @@ type PostsResult struct {
 	// took.
 	TextSource string
 	AIText     *AITextStats
+}
+
+// RelatedTotal is the number of related posts the run created, of every
+// post type.
+func (r *PostsResult) RelatedTotal() int {
+	n := 0
+	for _, c := range r.RelatedPosts {
+		n += c
+	}
+	return n
 }
 
 // Result is what a terms, users or comments run, or a media download,

@@ -89,7 +89,11 @@ func TestDateParameters(t *testing.T) {
 
 	status, body = e.do("POST", "/generate/posts", map[string]any{"date_from": "yesterday"}, asAdmin)
 	require.Equal(t, http.StatusBadRequest, status)
-	require.Contains(t, body["message"], "date_from")
+	require.Equal(t, "invalid_parameter", body["code"])
+	require.Equal(t, `date_from must be a date as YYYY-MM-DD or YYYY-MM-DD HH:MM:SS, got "yesterday"`, body["message"])
+	status, body = e.do("POST", "/generate/comments", map[string]any{"date_to": "2020-13-01"}, asAdmin)
+	require.Equal(t, http.StatusBadRequest, status)
+	require.Equal(t, `date_to must be a date as YYYY-MM-DD or YYYY-MM-DD HH:MM:SS, got "2020-13-01"`, body["message"])
 	status, body = e.do("POST", "/generate/comments", map[string]any{"date_from": "2020-02-01", "date_to": "2020-01-01"}, asAdmin)
 	require.Equal(t, http.StatusBadRequest, status)
 	require.Contains(t, body["message"], "date_to")

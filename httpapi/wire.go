@@ -90,32 +90,22 @@ func (b *postsBody) request() (contentgen.PostsRequest, error) {
 	return r, nil
 }
 
-// dateLayouts are the forms date_from and date_to accept.
-var dateLayouts = []string{time.DateTime, time.RFC3339, "2006-01-02T15:04:05", time.DateOnly}
-
-// dateRange parses the optional date_from and date_to parameters; a bare
-// date_to day includes the whole day.
+// dateRange parses the optional date_from and date_to parameters (see
+// contentgen.ParseDate); a bare date_to day includes the whole day.
 func dateRange(from, to string) (time.Time, time.Time, error) {
-	parse := func(param, s string, endOfDay bool) (time.Time, error) {
-		if s == "" {
-			return time.Time{}, nil
-		}
-		for _, l := range dateLayouts {
-			if t, err := time.ParseInLocation(l, s, time.UTC); err == nil {
-				if endOfDay && l == time.DateOnly {
-					t = t.Add(24*time.Hour - time.Second)
-				}
-				return t, nil
-			}
-		}
-		return time.Time{}, paramError(param, "%s must be a date as YYYY-MM-DD or YYYY-MM-DD HH:MM:SS, got %q", param, s)
+	f, ok := contentgen.ParseDate(from, false)
+	if !ok {
+		return f, f, badDate("date_from", from)
 	}
-	f, err := parse("date_from", from, false)
-	if err != nil {
-		return f, f, err
+	t, ok := contentgen.ParseDate(to, true)
+	if !ok {
+		return f, t, badDate("date_to", to)
 	}
-	t, err := parse("date_to", to, true)
-	return f, t, err
+	return f, t, nil
+}
+
+func badDate(param, s string) error {
+	return paramError(param, "%s must be a date as YYYY-MM-DD or YYYY-MM-DD HH:MM:SS, got %q", param, s)
 }
 
 type termsBody struct {
@@ -315,17 +305,13 @@ type autoCreated struct {
 }
 
 func newPostsRecord(res *contentgen.PostsResult, m messages) postsRecord {
-	related := 0
-	for _, n := range res.RelatedPosts {
-		related += n
-	}
 	return postsRecord{
 		Success: true, Count: len(res.IDs), IDs: res.IDs,
 		Message: m.PostsGenerated(len(res.IDs)) + m.AIText(res.AIText), Warnings: nonNil(res.Warnings),
 		VariationStats: variationStats{res.WithFeaturedImage, res.WithoutFeaturedImage},
 		AutoCreated: autoCreated{
 			Authors: res.Authors, Terms: res.Terms, Comments: res.Comments,
-			RelatedPosts: related, RelatedPerCPT: res.RelatedPosts,
+			RelatedPosts: res.RelatedTotal(), RelatedPerCPT: res.RelatedPosts,
 		},
 		TimeSaved: newDuration(res.TimeSaved).Formatted,
 	}

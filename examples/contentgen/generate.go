@@ -98,7 +98,7 @@ delete and cleanup remove it again.`,
 			if err != nil {
 				return err
 			}
-			return a.postsSummary(req, res, a.now().Sub(start))
+			return a.postsSummary(res, a.now().Sub(start))
 		})
 	}
 	return cmd
@@ -181,33 +181,19 @@ func jsonFlag(f *pflag.FlagSet, name string, v any) error {
 	return nil
 }
 
-// dateLayouts are the forms --date-from and --date-to accept, as the API
-// does.
-var dateLayouts = []string{time.DateTime, time.RFC3339, "2006-01-02T15:04:05", time.DateOnly}
-
-// dateRange parses --date-from and --date-to (UTC); a bare --date-to day
-// includes the whole day.
+// dateRange parses --date-from and --date-to in the forms the API takes
+// (see contentgen.ParseDate); a bare --date-to day includes the whole
+// day.
 func dateRange(from, to string) (time.Time, time.Time, error) {
-	parse := func(flag, s string, endOfDay bool) (time.Time, error) {
-		if s == "" {
-			return time.Time{}, nil
-		}
-		for _, l := range dateLayouts {
-			if t, err := time.ParseInLocation(l, s, time.UTC); err == nil {
-				if endOfDay && l == time.DateOnly {
-					t = t.Add(24*time.Hour - time.Second)
-				}
-				return t, nil
-			}
-		}
-		return time.Time{}, usageErr("--%s: want a date as YYYY-MM-DD or YYYY-MM-DD HH:MM:SS, got %q", flag, s)
+	f, ok := contentgen.ParseDate(from, false)
+	if !ok {
+		return f, f, usageErr("--date-from: want a date as YYYY-MM-DD or YYYY-MM-DD HH:MM:SS, got %q", from)
 	}
-	f, err := parse("date-from", from, false)
-	if err != nil {
-		return f, f, err
+	t, ok := contentgen.ParseDate(to, true)
+	if !ok {
+		return f, t, usageErr("--date-to: want a date as YYYY-MM-DD or YYYY-MM-DD HH:MM:SS, got %q", to)
 	}
-	t, err := parse("date-to", to, true)
-	return f, t, err
+	return f, t, nil
 }
 
 func (a *app) generateTermsCmd() *cobra.Command {

@@ -155,15 +155,8 @@ type autoCreated struct {
 	RelatedPerCPT map[string]int `json:"related_per_cpt"`
 }
 
-func (a *app) postsSummary(req contentgen.PostsRequest, res *contentgen.PostsResult, took time.Duration) error {
-	postType := req.PostType
-	if postType == "" {
-		postType = "post"
-	}
-	related := 0
-	for _, n := range res.RelatedPosts {
-		related += n
-	}
+func (a *app) postsSummary(res *contentgen.PostsResult, took time.Duration) error {
+	postType, related := res.PostType, res.RelatedTotal()
 	msg := fmt.Sprintf("Generated %d posts of type %s", len(res.IDs), postType)
 	if a.jsonOut {
 		return a.writeJSON(postsJSON{
