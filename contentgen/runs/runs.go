@@ -299,7 +299,7 @@ func (s *Service) Stop(ctx context.Context) error {
 	if err != nil && ctx.Err() != nil {
 		err = s.client.StopAndCancel(context.WithoutCancel(ctx))
 	}
-	if err != nil && !strings.Contains(err.Error(), "not started") {
+	if err != nil {
 		return fmt.Errorf("runs: stopping: %w", err)
 	}
 	return nil

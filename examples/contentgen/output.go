@@ -31,6 +31,8 @@ type progress struct {
 	items string
 	// printed is when the last counted plain line was printed.
 	printed time.Time
+	// rate adds the rate of the counted items to the bar (runs).
+	rate bool
 }
 
 // plainInterval is the least time between two counted plain lines.
@@ -73,7 +75,7 @@ func (p *progress) event(e contentgen.Event) {
 	if p.bar == nil || e.Items != p.items || p.bar.GetMax() != e.Total {
 		p.finish()
 		p.items = e.Items
-		p.bar = progressbar.NewOptions(e.Total,
+		opts := []progressbar.Option{
 			progressbar.OptionSetWriter(p.out),
 			progressbar.OptionSetDescription(e.Items),
 			progressbar.OptionShowCount(),
@@ -81,7 +83,11 @@ func (p *progress) event(e contentgen.Event) {
 			progressbar.OptionSetPredictTime(true),
 			progressbar.OptionThrottle(p.throttle),
 			progressbar.OptionClearOnFinish(),
-		)
+		}
+		if p.rate {
+			opts = append(opts, progressbar.OptionShowIts(), progressbar.OptionSetItsString(e.Items))
+		}
+		p.bar = progressbar.NewOptions(e.Total, opts...)
 	}
 	_ = p.bar.Set(e.Done)
 }

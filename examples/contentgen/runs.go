@@ -75,6 +75,7 @@ func (a *app) workOn(ctx context.Context, rs *runs.Service, id string) error {
 		return err
 	}
 	p := a.newProgress()
+	p.rate = true
 	start := a.now()
 	var last *runs.Run
 	err := rs.Follow(ctx, id, func(r *runs.Run) error {

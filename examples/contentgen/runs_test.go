@@ -50,6 +50,13 @@ func TestGenerateAsRun(t *testing.T) {
 	require.Equal(t, exitOK, r.code, r.stderr)
 	require.Contains(t, r.stdout, "succeeded", "a finished run stays as it is")
 
+	// On a terminal: a bar of done/total with the rate.
+	r = runCLI(t, true, "", "--db", db, "generate", "terms", "--taxonomy", "post_tag", "--count", "501", "--batch-size", "167")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.Contains(t, r.stderr, "\r", "a bar redraws its line")
+	require.Contains(t, r.stderr, "terms/s", "the bar shows the rate")
+	require.Contains(t, r.stdout, "succeeded, 501 of 501 terms (3 of 3 batches)")
+
 	r = runCLI(t, false, "", "--db", db, "runs", "show", "no-such-run")
 	require.Equal(t, exitUsage, r.code)
 	require.Contains(t, r.stderr, "run not found")
