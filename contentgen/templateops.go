@@ -47,38 +47,28 @@ func (t *TemplatesService) check(ctx context.Context, postType string, tc templa
 	return err
 }
 
+// The methods below are the boundary of the template library: it holds
+// every rule about templates (ids, validation, defaults, variants), and
+// storeErr turns its errors into *Error values, once, on the way out.
+
+// storeResult returns v and err translated by storeErr.
+func storeResult[T any](v T, err error) (T, error) { return v, storeErr(err) }
+
 // List returns the templates f selects, ordered by id.
 func (t *TemplatesService) List(ctx context.Context, f templates.Filter) ([]templates.Template, error) {
-	list, err := t.lib.List(ctx, f)
-	return list, storeErr(err)
-}
-
-// checkTemplateID rejects ids that cannot name a template.
-func checkTemplateID(id int64) error {
-	if id <= 0 {
-		return invalid("id", "id must be a positive integer, got %d", id)
-	}
-	return nil
+	return storeResult(t.lib.List(ctx, f))
 }
 
 // Get returns the template with id as stored, with its linked parents;
 // CodeNotFound when there is none.
 func (t *TemplatesService) Get(ctx context.Context, id int64) (templates.Template, error) {
-	if err := checkTemplateID(id); err != nil {
-		return templates.Template{}, err
-	}
-	tm, err := t.lib.Get(ctx, id)
-	return tm, storeErr(err)
+	return storeResult(t.lib.Get(ctx, id))
 }
 
 // Effective returns the template with id with a variant's overrides
 // merged over its parents: the configuration generation uses.
 func (t *TemplatesService) Effective(ctx context.Context, id int64) (templates.Template, error) {
-	if err := checkTemplateID(id); err != nil {
-		return templates.Template{}, err
-	}
-	tm, err := t.lib.Effective(ctx, id)
-	return tm, storeErr(err)
+	return storeResult(t.lib.Effective(ctx, id))
 }
 
 // effective is Effective returning a pointer, for generation.
@@ -116,82 +106,53 @@ func (t *TemplatesService) signature(ctx context.Context, postType string) templ
 // invalid properties give invalid_parameter naming them; an unregistered
 // post type gives invalid_post_type.
 func (t *TemplatesService) Create(ctx context.Context, in templates.Input) (templates.Template, error) {
-	tm, err := t.lib.Create(ctx, in)
-	return tm, storeErr(err)
+	return storeResult(t.lib.Create(ctx, in))
 }
 
 // Update applies the properties p sets to the template with id and
 // records the post type's current field signature, so that the template
 // is no longer stale. Changing post_type is rejected.
 func (t *TemplatesService) Update(ctx context.Context, id int64, p templates.Patch) (templates.Template, error) {
-	if err := checkTemplateID(id); err != nil {
-		return templates.Template{}, err
-	}
-	tm, err := t.lib.Update(ctx, id, p)
-	return tm, storeErr(err)
+	return storeResult(t.lib.Update(ctx, id, p))
 }
 
 // Delete deletes the template with id and its variants and returns how
 // many variants went with it. When it was its post type's default,
 // newDefaultID (if not 0) becomes the default.
 func (t *TemplatesService) Delete(ctx context.Context, id, newDefaultID int64) (variants int, err error) {
-	if err := checkTemplateID(id); err != nil {
-		return 0, err
-	}
-	if newDefaultID < 0 {
-		return 0, invalid("new_default_id", "new_default_id must be a positive integer, got %d", newDefaultID)
-	}
 	res, err := t.lib.Delete(ctx, id, newDefaultID)
 	return res.VariantsDeleted, storeErr(err)
 }
 
 // SetDefault makes the template with id its post type's only default.
 func (t *TemplatesService) SetDefault(ctx context.Context, id int64) (templates.Template, error) {
-	if err := checkTemplateID(id); err != nil {
-		return templates.Template{}, err
-	}
-	tm, err := t.lib.SetDefault(ctx, id)
-	return tm, storeErr(err)
+	return storeResult(t.lib.SetDefault(ctx, id))
 }
 
 // Duplicate copies the template with id into a new user template named
 // name + " (Copy)" that is not the default.
 func (t *TemplatesService) Duplicate(ctx context.Context, id int64) (templates.Template, error) {
-	if err := checkTemplateID(id); err != nil {
-		return templates.Template{}, err
-	}
-	tm, err := t.lib.Duplicate(ctx, id)
-	return tm, storeErr(err)
+	return storeResult(t.lib.Duplicate(ctx, id))
 }
 
 // CreateVariant creates a variant of the template parentID. p may name it
 // and set the overrides it stores; the zero Patch gives a variant named
 // after its parent that overrides nothing.
 func (t *TemplatesService) CreateVariant(ctx context.Context, parentID int64, p templates.Patch) (templates.Template, error) {
-	if err := checkTemplateID(parentID); err != nil {
-		return templates.Template{}, err
-	}
-	tm, err := t.lib.CreateVariant(ctx, parentID, p)
-	return tm, storeErr(err)
+	return storeResult(t.lib.CreateVariant(ctx, parentID, p))
 }
 
 // Export exports the selected templates in the "1.0" format, stamped with
 // the Generator's clock. An unknown id gives CodeNotFound naming ids.
 func (t *TemplatesService) Export(ctx context.Context, sel templates.ExportSelection) (templates.Export, error) {
-	for _, id := range sel.IDs {
-		if id <= 0 {
-			return templates.Export{}, invalid("ids", "ids must be positive integers, got %d", id)
-		}
-	}
 	exp, err := t.lib.Export(ctx, sel)
-	if err != nil {
-		err = storeErr(err)
-		if codeOf(err) == CodeNotFound {
-			return templates.Export{}, Errorf(CodeNotFound, "ids", "ids names a template that does not exist")
-		}
-		return templates.Export{}, err
+	switch err = storeErr(err); {
+	case err == nil:
+		return exp, nil
+	case codeOf(err) == CodeNotFound:
+		err = Errorf(CodeNotFound, "ids", "ids names a template that does not exist")
 	}
-	return exp, nil
+	return templates.Export{}, err
 }
 
 // Import imports the templates array of an export document. Each item is
@@ -204,8 +165,7 @@ func (t *TemplatesService) Import(ctx context.Context, body []byte) (templates.I
 	if err != nil {
 		return templates.ImportResult{}, storeErr(err)
 	}
-	res, err := t.lib.Import(ctx, items)
-	return res, storeErr(err)
+	return storeResult(t.lib.Import(ctx, items))
 }
 
 // currentSignatures returns the field signature of every registered post
@@ -242,8 +202,7 @@ func (t *TemplatesService) Sync(ctx context.Context) (templates.SyncStatus, erro
 	if err != nil {
 		return templates.SyncStatus{}, err
 	}
-	st, err := t.lib.Status(ctx, cur)
-	return st, storeErr(err)
+	return storeResult(t.lib.Status(ctx, cur))
 }
 
 // MarkSeen acknowledges the current fields of every post type, so that
@@ -254,8 +213,7 @@ func (t *TemplatesService) MarkSeen(ctx context.Context) (templates.SyncStatus, 
 	if err != nil {
 		return templates.SyncStatus{}, err
 	}
-	st, err := t.lib.MarkSeen(ctx, cur)
-	return st, storeErr(err)
+	return storeResult(t.lib.MarkSeen(ctx, cur))
 }
 
 // EnsureSystem installs starter templates as system templates, each with
@@ -271,8 +229,7 @@ func (t *TemplatesService) EnsureSystem(ctx context.Context, ins []templates.Inp
 			return nil, err
 		}
 	}
-	out, err := t.lib.EnsureSystem(ctx, ins)
-	return out, storeErr(err)
+	return storeResult(t.lib.EnsureSystem(ctx, ins))
 }
 
 // sortedNames returns the keys of m in order.

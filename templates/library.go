@@ -36,8 +36,9 @@ type LibraryOptions struct {
 
 // Library is the template library: it keeps templates in a Store and
 // holds every rule about them, once for every backend. It validates input
-// and reports a *ParamError naming the parameter; unknown ids give
-// ErrNotFound; a done ctx gives ctx.Err() and changes nothing. Each change
+// and reports a *ParamError naming the parameter (an id that is not a
+// positive integer is one, before anything else is checked); unknown ids
+// give ErrNotFound; a done ctx gives ctx.Err() and changes nothing. Each change
 // that takes more than one write (a new default, a delete with variants,
 // a duplicate, an import, ...) runs in one Store.Atomic unit, so at most
 // one template per post type is the default also under concurrent use.
@@ -69,6 +70,15 @@ func (l *Library) sign(ctx context.Context, postType string, given Signature) Si
 		return slices.Clone(given)
 	}
 	return l.signature(ctx, postType)
+}
+
+// checkID rejects an id that cannot name a template, before anything
+// else is looked at; param is the parameter that carries it.
+func checkID(param string, id int64) error {
+	if id <= 0 {
+		return paramErr(param, "%s must be a positive integer, got %d", param, id)
+	}
+	return nil
 }
 
 func systemErr() error {
@@ -144,6 +154,9 @@ func insert(ctx context.Context, s Store, t Template) (Template, error) {
 // withParents reads the template with id and its parents in one unit
 // when it is a variant, so that the chain is consistent.
 func (l *Library) withParents(ctx context.Context, id int64) (Template, []Template, error) {
+	if err := checkID("id", id); err != nil {
+		return Template{}, nil, err
+	}
 	if err := ctx.Err(); err != nil {
 		return Template{}, nil, err
 	}
@@ -280,6 +293,9 @@ func (l *Library) Update(ctx context.Context, id int64, p Patch) (Template, erro
 // checkPatch returns the template with id after checking p for it: its
 // own validation, then the Check hook when p sets a TaxonomyConfig.
 func (l *Library) checkPatch(ctx context.Context, id int64, p *Patch) (Template, error) {
+	if err := checkID("id", id); err != nil {
+		return Template{}, err
+	}
 	if err := ctx.Err(); err != nil {
 		return Template{}, err
 	}
@@ -354,6 +370,12 @@ func descendants(id int64, list []Template) map[int64]bool {
 // deleted along gives a *ParamError for "new_default_id" and deletes
 // nothing. A system template gives a *ParamError for "id".
 func (l *Library) Delete(ctx context.Context, id int64, newDefaultID int64) (DeleteResult, error) {
+	if err := checkID("id", id); err != nil {
+		return DeleteResult{}, err
+	}
+	if newDefaultID < 0 {
+		return DeleteResult{}, checkID("new_default_id", newDefaultID)
+	}
 	if err := ctx.Err(); err != nil {
 		return DeleteResult{}, err
 	}
@@ -419,6 +441,9 @@ func (l *Library) Delete(ctx context.Context, id int64, newDefaultID int64) (Del
 // SetDefault makes the template with id its post type's only default. It
 // is harmless on the default itself. ErrNotFound when id is unknown.
 func (l *Library) SetDefault(ctx context.Context, id int64) (Template, error) {
+	if err := checkID("id", id); err != nil {
+		return Template{}, err
+	}
 	if err := ctx.Err(); err != nil {
 		return Template{}, err
 	}
@@ -446,6 +471,9 @@ func (l *Library) SetDefault(ctx context.Context, id int64) (Template, error) {
 // the same parent with the same overrides. ErrNotFound when id is
 // unknown.
 func (l *Library) Duplicate(ctx context.Context, id int64) (Template, error) {
+	if err := checkID("id", id); err != nil {
+		return Template{}, err
+	}
 	if err := ctx.Err(); err != nil {
 		return Template{}, err
 	}

@@ -78,10 +78,16 @@ type ExportSelection struct {
 // Export exports the templates sel selects, in id order, stamped with
 // the Library's clock. Variants are exported with their effective
 // configuration, since an export carries no ids to link them to a parent.
-// An id in sel.IDs that does not exist gives ErrNotFound. The templates
+// An id in sel.IDs that is not positive gives a *ParamError for "ids",
+// one that does not exist ErrNotFound. The templates
 // are read in one Store.Atomic unit, so the export is consistent. The zero
 // ExportSelection exports every template.
 func (l *Library) Export(ctx context.Context, sel ExportSelection) (Export, error) {
+	for _, id := range sel.IDs {
+		if id <= 0 {
+			return Export{}, paramErr("ids", "ids must be positive integers, got %d", id)
+		}
+	}
 	if err := ctx.Err(); err != nil {
 		return Export{}, err
 	}

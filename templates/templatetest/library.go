@@ -85,7 +85,19 @@ func testCreateAndGet(t *testing.T, l *templates.Library) {
 		func(id int64) error { _, err := l.CreateVariant(ctx, id, templates.Patch{}); return err },
 	} {
 		require.ErrorIs(t, fn(999999), templates.ErrNotFound)
+		for _, id := range []int64{0, -3} {
+			err := fn(id)
+			requireParam(t, err, "id")
+			require.Equal(t, fmt.Sprintf("templates: id must be a positive integer, got %d", id), err.Error())
+		}
 	}
+	_, err = l.Delete(ctx, tpl.ID, -1)
+	requireParam(t, err, "new_default_id")
+	require.EqualError(t, err, "templates: new_default_id must be a positive integer, got -1")
+	get(t, l, tpl.ID)
+	_, err = l.Export(ctx, templates.ExportSelection{IDs: []int64{tpl.ID, 0}})
+	requireParam(t, err, "ids")
+	require.EqualError(t, err, "templates: ids must be positive integers, got 0")
 }
 
 func testCreateValidation(t *testing.T, l *templates.Library) {
