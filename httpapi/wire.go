@@ -281,14 +281,21 @@ func newAISettingsDetail(s *contentgen.Settings) aiSettingsDetail {
 
 // postsRecord is the answer of a posts run.
 type postsRecord struct {
-	Success        bool           `json:"success"`
-	Count          int            `json:"count"`
-	IDs            []int64        `json:"ids"`
-	Message        string         `json:"message"`
-	Warnings       []string       `json:"warnings"`
+	Success  bool     `json:"success"`
+	Count    int      `json:"count"`
+	IDs      []int64  `json:"ids"`
+	Message  string   `json:"message"`
+	Warnings []string `json:"warnings"`
+	PostsCounts
+	TimeSaved string `json:"time_saved"`
+}
+
+// PostsCounts are the variation_stats and auto_created objects of the
+// answer of a posts run: what the run made besides the posts. The command
+// line's --json result of a posts run carries the same two objects.
+type PostsCounts struct {
 	VariationStats variationStats `json:"variation_stats"`
 	AutoCreated    autoCreated    `json:"auto_created"`
-	TimeSaved      string         `json:"time_saved"`
 }
 
 type variationStats struct {
@@ -304,16 +311,23 @@ type autoCreated struct {
 	RelatedPerCPT map[string]int `json:"related_per_cpt"`
 }
 
-func newPostsRecord(res *contentgen.PostsResult, m messages) postsRecord {
-	return postsRecord{
-		Success: true, Count: len(res.IDs), IDs: res.IDs,
-		Message: m.PostsGenerated(len(res.IDs)) + m.AIText(res.AIText), Warnings: nonNil(res.Warnings),
+// NewPostsCounts returns the counts of the posts run res.
+func NewPostsCounts(res *contentgen.PostsResult) PostsCounts {
+	return PostsCounts{
 		VariationStats: variationStats{res.WithFeaturedImage, res.WithoutFeaturedImage},
 		AutoCreated: autoCreated{
 			Authors: res.Authors, Terms: res.Terms, Comments: res.Comments,
 			RelatedPosts: res.RelatedTotal(), RelatedPerCPT: res.RelatedPosts,
 		},
-		TimeSaved: newDuration(res.TimeSaved).Formatted,
+	}
+}
+
+func newPostsRecord(res *contentgen.PostsResult, m messages) postsRecord {
+	return postsRecord{
+		Success: true, Count: len(res.IDs), IDs: res.IDs,
+		Message: m.PostsGenerated(len(res.IDs)) + m.AIText(res.AIText), Warnings: nonNil(res.Warnings),
+		PostsCounts: NewPostsCounts(res),
+		TimeSaved:   newDuration(res.TimeSaved).Formatted,
 	}
 }
 

@@ -158,6 +158,11 @@ func TestGeneratePostsJSONMatchesTheDatabase(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(r.stdout), &got), "stdout holds only the JSON result: %q", r.stdout)
 	require.True(t, got.Success)
 	require.Equal(t, 4, got.Count)
+	require.Regexp(t, `(?s)^\{\s*"success": true,\s*"count": 4,\s*"ids": \[.*\],\s*"post_type": "post",\s*"message": .*,\s*"warnings": \[.*\],\s*`+
+		`"variation_stats": \{\s*"with_featured_image": \d+,\s*"without_featured_image": \d+\s*\},\s*`+
+		`"auto_created": \{\s*"authors": \d+,\s*"terms": \{.*\},\s*"comments": \d+,\s*"related_posts": 0,\s*"related_per_cpt": \{\}\s*\},\s*`+
+		`"time_saved": "[^"]+",\s*"time_saved_seconds": \d+,\s*"elapsed_seconds": [0-9.e-]+\s*\}\s*$`, r.stdout,
+		"the keys of the API's posts result, in its order, and the command line's own")
 
 	now := inspect(t, db)
 	newPosts := added(now.posts, base.posts)

@@ -12,6 +12,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/contentgen/contentgen/contentgen"
+	"github.com/contentgen/contentgen/httpapi"
 )
 
 // progress shows the events of a run on stderr. On a terminal, a step
@@ -110,20 +111,19 @@ func (p *progress) finish() {
 }
 
 // postsJSON is the result of generate posts with --json: the fields of
-// the API's posts generation result, the elapsed time and the time saved
-// in seconds.
+// the API's posts generation result (its counts as the API builds them),
+// the post type, the elapsed time and the time saved in seconds.
 type postsJSON struct {
-	Success          bool           `json:"success"`
-	Count            int            `json:"count"`
-	IDs              []int64        `json:"ids"`
-	PostType         string         `json:"post_type"`
-	Message          string         `json:"message"`
-	Warnings         []string       `json:"warnings"`
-	VariationStats   variationStats `json:"variation_stats"`
-	AutoCreated      autoCreated    `json:"auto_created"`
-	TimeSaved        string         `json:"time_saved"`
-	TimeSavedSeconds int64          `json:"time_saved_seconds"`
-	ElapsedSeconds   float64        `json:"elapsed_seconds"`
+	Success  bool     `json:"success"`
+	Count    int      `json:"count"`
+	IDs      []int64  `json:"ids"`
+	PostType string   `json:"post_type"`
+	Message  string   `json:"message"`
+	Warnings []string `json:"warnings"`
+	httpapi.PostsCounts
+	TimeSaved        string  `json:"time_saved"`
+	TimeSavedSeconds int64   `json:"time_saved_seconds"`
+	ElapsedSeconds   float64 `json:"elapsed_seconds"`
 	// AIText is set for runs with --text-source ai.
 	AIText *aiTextJSON `json:"ai_text,omitempty"`
 }
@@ -148,31 +148,13 @@ func newAITextJSON(s *contentgen.AITextStats) *aiTextJSON {
 	return &aiTextJSON{s.Provider, s.Posts, s.Comments, s.Cached, s.FallbackPosts, s.FallbackComments, s.Tokens, s.TokenBudget}
 }
 
-type variationStats struct {
-	WithFeaturedImage    int `json:"with_featured_image"`
-	WithoutFeaturedImage int `json:"without_featured_image"`
-}
-
-type autoCreated struct {
-	Authors       int            `json:"authors"`
-	Terms         map[string]int `json:"terms"`
-	Comments      int            `json:"comments"`
-	RelatedPosts  int            `json:"related_posts"`
-	RelatedPerCPT map[string]int `json:"related_per_cpt"`
-}
-
 func (a *app) postsSummary(res *contentgen.PostsResult, took time.Duration) error {
 	postType, related := res.PostType, res.RelatedTotal()
 	msg := fmt.Sprintf("Generated %d posts of type %s", len(res.IDs), postType)
 	if a.jsonOut {
 		return a.writeJSON(postsJSON{
 			Success: true, Count: len(res.IDs), IDs: res.IDs, PostType: postType, Message: msg,
-			Warnings:       nonNil(res.Warnings),
-			VariationStats: variationStats{res.WithFeaturedImage, res.WithoutFeaturedImage},
-			AutoCreated: autoCreated{
-				Authors: res.Authors, Terms: res.Terms, Comments: res.Comments,
-				RelatedPosts: related, RelatedPerCPT: res.RelatedPosts,
-			},
+			Warnings: nonNil(res.Warnings), PostsCounts: httpapi.NewPostsCounts(res),
 			TimeSaved: formatDuration(res.TimeSaved), TimeSavedSeconds: int64(res.TimeSaved / time.Second),
 			ElapsedSeconds: took.Seconds(), AIText: newAITextJSON(res.AIText),
 		})
