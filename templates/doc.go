@@ -22,7 +22,8 @@
 // rule. MemStore is the in-memory Store. A Library, made with NewLibrary
 // over any Store, holds every rule once: creation and updates validate
 // their input and report a *ParamError naming the parameter
-// (errors.Is(err, ErrInvalid)); unknown ids give ErrNotFound. At most one
+// (errors.Is(err, ErrInvalid)), an id that is not positive included;
+// unknown ids give ErrNotFound. At most one
 // template per post type is the default; the post type never changes
 // after creation; system (starter) templates are installed with
 // Library.EnsureSystem and are read-only. A variant stores only the
@@ -31,8 +32,9 @@
 // variants. Each change of more than one record runs in one Atomic unit,
 // so these rules hold under concurrent use. LibraryOptions inject the
 // clock and the embedding program's hooks: Check (is the post type
-// registered, do the taxonomies exist) and Signature (the post type's
-// current fields).
+// registered, do the taxonomies exist; a fault of the template is a
+// *ParamError whose Err keeps the embedder's own error, so that its codes
+// survive) and Signature (the post type's current fields).
 //
 // The templatetest package is the conformance suite: every Store runs it
 // in one line, and it runs the Library's behaviour tests over that Store.
