@@ -41,7 +41,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"flag"
 	"fmt"
@@ -410,7 +409,7 @@ func keptAdminPassword(ctx context.Context, state contentgen.StateStore, kr *sec
 		if given != "" {
 			return given, nil
 		}
-		return randomAppPassword()
+		return auth.RandomAppPassword()
 	}
 	const purpose, subject = "admin_password", "admin"
 	pw := given
@@ -423,7 +422,7 @@ func keptAdminPassword(ctx context.Context, state contentgen.StateStore, kr *sec
 			// Sealed with a key this keyring does not have: a new one.
 		}
 		if given == "" {
-			p, err := randomAppPassword()
+			p, err := auth.RandomAppPassword()
 			if err != nil {
 				return nil, err
 			}
@@ -435,22 +434,4 @@ func keptAdminPassword(ctx context.Context, state contentgen.StateStore, kr *sec
 		return "", fmt.Errorf("keeping the admin password: %w", err)
 	}
 	return pw, nil
-}
-
-// randomAppPassword makes an application password as WordPress does: 24
-// letters and digits in six groups of four, separated by spaces.
-func randomAppPassword() (string, error) {
-	const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-	var raw [24]byte
-	if _, err := rand.Read(raw[:]); err != nil {
-		return "", err
-	}
-	var b strings.Builder
-	for i, c := range raw {
-		if i > 0 && i%4 == 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteByte(alphabet[int(c)%len(alphabet)])
-	}
-	return b.String(), nil
 }

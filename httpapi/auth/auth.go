@@ -282,20 +282,39 @@ func (s *Passwords) forgetAllLocked() { clear(s.verified) }
 // hash under name and returns the password: 24 letters and digits in six
 // groups of four separated by spaces, which are part of the password.
 func (s *Passwords) NewAppPassword(login, name string) (string, error) {
-	const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-	var raw [24]byte
-	if _, err := rand.Read(raw[:]); err != nil {
+	pw, err := RandomAppPassword()
+	if err != nil {
 		return "", err
 	}
-	var b strings.Builder
-	for i, c := range raw {
-		if i > 0 && i%4 == 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteByte(alphabet[int(c)%len(alphabet)])
-	}
-	pw := b.String()
 	return pw, s.addApp(login, name, pw, generatedIterations)
+}
+
+// RandomAppPassword makes an application password as WordPress does: 24
+// letters and digits, each equally likely, in six groups of four
+// separated by spaces.
+func RandomAppPassword() (string, error) {
+	const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	// Bytes from 248 up are drawn again, so that every letter keeps
+	// the same chance (248 is 4 x 62).
+	const limit = 256 - 256%len(alphabet)
+	var b strings.Builder
+	var raw [32]byte
+	for n := 0; n < 24; {
+		if _, err := rand.Read(raw[:]); err != nil {
+			return "", err
+		}
+		for _, c := range raw {
+			if int(c) >= limit || n == 24 {
+				continue
+			}
+			if n > 0 && n%4 == 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteByte(alphabet[int(c)%len(alphabet)])
+			n++
+		}
+	}
+	return b.String(), nil
 }
 
 // SetAppPassword stores an application password chosen by the caller.
