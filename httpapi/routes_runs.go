@@ -105,8 +105,8 @@ func (a *API) submitRun(w http.ResponseWriter, r *http.Request) error {
 	b, err := json.Marshal(struct {
 		Success bool      `json:"success"`
 		ID      string    `json:"id"`
-		Run     runRecord `json:"run"`
-	}{true, run.ID, newRunRecord(run)})
+		Run     RunRecord `json:"run"`
+	}{true, run.ID, NewRunRecord(run)})
 	if err != nil {
 		return err
 	}
@@ -124,13 +124,13 @@ func (a *API) listRuns(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]runRecord, len(list))
+	out := make([]RunRecord, len(list))
 	for i := range list {
-		out[i] = newRunRecord(&list[i])
+		out[i] = NewRunRecord(&list[i])
 	}
 	return ok(w, struct {
 		Success bool        `json:"success"`
-		Runs    []runRecord `json:"runs"`
+		Runs    []RunRecord `json:"runs"`
 	}{true, out})
 }
 
@@ -143,7 +143,7 @@ func (a *API) getRun(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return ok(w, runAnswer{true, newRunRecord(run)})
+	return ok(w, runAnswer{true, NewRunRecord(run)})
 }
 
 func (a *API) cancelRun(w http.ResponseWriter, r *http.Request) error {
@@ -155,12 +155,12 @@ func (a *API) cancelRun(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return ok(w, runAnswer{true, newRunRecord(run)})
+	return ok(w, runAnswer{true, NewRunRecord(run)})
 }
 
 type runAnswer struct {
 	Success bool      `json:"success"`
-	Run     runRecord `json:"run"`
+	Run     RunRecord `json:"run"`
 }
 
 // runEvents streams a run's progress as Server-Sent Events: a progress
@@ -186,7 +186,7 @@ func (a *API) runEvents(w http.ResponseWriter, r *http.Request) error {
 		if run.Status.Final() {
 			typ = "complete"
 		}
-		st.send(runEvent{typ, newRunRecord(run)})
+		st.send(runEvent{typ, NewRunRecord(run)})
 		return st.writeErr()
 	})
 	if werr := st.writeErr(); werr != nil {
@@ -210,35 +210,38 @@ func (a *API) runEvents(w http.ResponseWriter, r *http.Request) error {
 
 type runEvent struct {
 	Type string    `json:"type"`
-	Run  runRecord `json:"run"`
+	Run  RunRecord `json:"run"`
 }
 
-// runRecord is a run on the wire.
-type runRecord struct {
-	ID          string         `json:"id"`
-	Kind        string         `json:"kind"`
-	Status      string         `json:"status"`
-	Done        int64          `json:"done"`
-	Total       int64          `json:"total"`
-	Batches     int64          `json:"batches"`
-	BatchesDone int64          `json:"batches_done"`
-	BatchSize   int            `json:"batch_size"`
-	Errors      int64          `json:"errors"`
-	LastError   string         `json:"last_error"`
-	Warnings    []string       `json:"warnings"`
-	CreatedAt   string         `json:"created_at"`
-	StartedAt   *string        `json:"started_at"`
-	EndedAt     *string        `json:"ended_at"`
-	Workers     []workerRecord `json:"workers"`
+// RunRecord is a run on the wire: the run of the /runs answers and
+// events, and of the command line's --json.
+type RunRecord struct {
+	ID          string            `json:"id"`
+	Kind        string            `json:"kind"`
+	Status      string            `json:"status"`
+	Done        int64             `json:"done"`
+	Total       int64             `json:"total"`
+	Batches     int64             `json:"batches"`
+	BatchesDone int64             `json:"batches_done"`
+	BatchSize   int               `json:"batch_size"`
+	Errors      int64             `json:"errors"`
+	LastError   string            `json:"last_error"`
+	Warnings    []string          `json:"warnings"`
+	CreatedAt   string            `json:"created_at"`
+	StartedAt   *string           `json:"started_at"`
+	EndedAt     *string           `json:"ended_at"`
+	Workers     []RunWorkerRecord `json:"workers"`
 }
 
-type workerRecord struct {
+// RunWorkerRecord is a worker of a RunRecord and what it made.
+type RunWorkerRecord struct {
 	Name    string `json:"name"`
 	Batches int64  `json:"batches"`
 	Items   int64  `json:"items"`
 }
 
-func newRunRecord(r *runs.Run) runRecord {
+// NewRunRecord is r as RunRecord.
+func NewRunRecord(r *runs.Run) RunRecord {
 	opt := func(t time.Time) *string {
 		if t.IsZero() {
 			return nil
@@ -246,18 +249,18 @@ func newRunRecord(r *runs.Run) runRecord {
 		s := timestamp(t)
 		return &s
 	}
-	rec := runRecord{
+	rec := RunRecord{
 		ID: r.ID, Kind: string(r.Kind), Status: string(r.Status), Done: r.Done, Total: r.Total,
 		Batches: r.Batches, BatchesDone: r.BatchesDone, BatchSize: r.BatchSize,
 		Errors: r.Errors, LastError: r.LastError, Warnings: r.Warnings,
 		CreatedAt: timestamp(r.CreatedAt), StartedAt: opt(r.StartedAt), EndedAt: opt(r.EndedAt),
-		Workers: make([]workerRecord, len(r.Workers)),
+		Workers: make([]RunWorkerRecord, len(r.Workers)),
 	}
 	if rec.Warnings == nil {
 		rec.Warnings = []string{}
 	}
 	for i, w := range r.Workers {
-		rec.Workers[i] = workerRecord(w)
+		rec.Workers[i] = RunWorkerRecord(w)
 	}
 	return rec
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/contentgen/runs"
+	"github.com/contentgen/contentgen/httpapi"
 )
 
 // Runs: a generate command with a count above the per-request limit, or
@@ -107,58 +108,13 @@ func (a *app) workOn(ctx context.Context, rs *runs.Service, id string) error {
 	return a.runSummary(last, "in "+formatDuration(a.now().Sub(start)))
 }
 
-// runJSON is a run as --json prints it.
-type runJSON struct {
-	ID          string   `json:"id"`
-	Kind        string   `json:"kind"`
-	Status      string   `json:"status"`
-	Done        int64    `json:"done"`
-	Total       int64    `json:"total"`
-	Batches     int64    `json:"batches"`
-	BatchesDone int64    `json:"batches_done"`
-	Errors      int64    `json:"errors"`
-	LastError   string   `json:"last_error"`
-	Warnings    []string `json:"warnings"`
-	CreatedAt   string   `json:"created_at"`
-	StartedAt   string   `json:"started_at,omitempty"`
-	EndedAt     string   `json:"ended_at,omitempty"`
-	Workers     []struct {
-		Name    string `json:"name"`
-		Batches int64  `json:"batches"`
-		Items   int64  `json:"items"`
-	} `json:"workers"`
-}
-
-func newRunJSON(r *runs.Run) runJSON {
-	ts := func(t time.Time) string {
-		if t.IsZero() {
-			return ""
-		}
-		return t.Format(time.DateTime)
-	}
-	out := runJSON{
-		ID: r.ID, Kind: string(r.Kind), Status: string(r.Status), Done: r.Done, Total: r.Total,
-		Batches: r.Batches, BatchesDone: r.BatchesDone, Errors: r.Errors, LastError: r.LastError,
-		Warnings: nonNil(r.Warnings), CreatedAt: ts(r.CreatedAt), StartedAt: ts(r.StartedAt), EndedAt: ts(r.EndedAt),
-	}
-	out.Workers = make([]struct {
-		Name    string `json:"name"`
-		Batches int64  `json:"batches"`
-		Items   int64  `json:"items"`
-	}, len(r.Workers))
-	for i, w := range r.Workers {
-		out.Workers[i].Name, out.Workers[i].Batches, out.Workers[i].Items = w.Name, w.Batches, w.Items
-	}
-	return out
-}
-
 // runSummary prints a run: one line, or the run as JSON.
 func (a *app) runSummary(r *runs.Run, how string) error {
 	if a.jsonOut {
 		return a.writeJSON(struct {
-			Success bool    `json:"success"`
-			Run     runJSON `json:"run"`
-		}{true, newRunJSON(r)})
+			Success bool              `json:"success"`
+			Run     httpapi.RunRecord `json:"run"`
+		}{true, httpapi.NewRunRecord(r)})
 	}
 	a.printf("Run %s: %s, %d of %d %s (%d of %d batches) %s\n", r.ID, r.Status, r.Done, r.Total, r.Kind, r.BatchesDone, r.Batches, how)
 	return nil
@@ -187,13 +143,13 @@ again: the server (-workers), or 'contentgen runs resume ID'.`, contentgen.Defau
 					return err
 				}
 				if a.jsonOut {
-					out := make([]runJSON, len(all))
+					out := make([]httpapi.RunRecord, len(all))
 					for i := range all {
-						out[i] = newRunJSON(&all[i])
+						out[i] = httpapi.NewRunRecord(&all[i])
 					}
 					return a.writeJSON(struct {
-						Success bool      `json:"success"`
-						Runs    []runJSON `json:"runs"`
+						Success bool                `json:"success"`
+						Runs    []httpapi.RunRecord `json:"runs"`
 					}{true, out})
 				}
 				if len(all) == 0 {
