@@ -4,7 +4,7 @@ package runs_test
 
 import (
 	"context"
-	"math/rand/v2"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,6 +33,25 @@ const (
 // crashRescue is how long the child workers take a batch of a killed
 // process to be lost: short, so that the test does not wait long.
 const crashRescue = 5 * time.Second
+
+// until follows run id until cond holds for it or it ends, and returns
+// the run as it was then.
+func until(t *testing.T, ctx context.Context, s *runs.Service, id string, cond func(*runs.Run) bool) *runs.Run {
+	t.Helper()
+	reached := errors.New("reached")
+	var last *runs.Run
+	err := s.Follow(ctx, id, func(r *runs.Run) error {
+		last = r
+		if cond(r) {
+			return reached
+		}
+		return nil
+	})
+	if !errors.Is(err, reached) {
+		require.NoError(t, err, "following the run")
+	}
+	return last
+}
 
 func envInt(t *testing.T, name string, def int) int {
 	t.Helper()
@@ -132,20 +151,24 @@ func TestRunSurvivesKills(t *testing.T) {
 				require.NoError(t, db.ReadPool().QueryRowContext(ctx, q, arg).Scan(&n))
 				return n > 0
 			}
-			deadline := time.Now().Add(5 * time.Minute)
+			// The run's deadline only guards against a hang.
+			follow, cancel := context.WithTimeout(ctx, 5*time.Minute)
+			defer cancel()
 			killed, midBatch := 0, 0
 			for ; killed < kills; killed++ {
-				// Kills spread over the run: wait for the child to
-				// commit a batch and for the run to reach its share,
-				// then kill it at a random moment of the batches after.
+				// Kills spread over the run: follow it until the child
+				// has committed a batch and the run reached its share,
+				// then kill the child there, or, every other time,
+				// once it is writing the next batch.
 				before := get().Done
 				target := max(before+1, int64((killed+1)*total/(kills+1)))
 				child := start()
-				for r := get(); r.Done < target && !r.Status.Final(); r = get() {
-					require.True(t, time.Now().Before(deadline), "no progress")
-					time.Sleep(20 * time.Millisecond)
+				until(t, follow, front, r.ID, func(r *runs.Run) bool { return r.Done >= target })
+				if killed%2 == 1 {
+					for !writing(child.Process.Pid) && !get().Status.Final() {
+						require.NoError(t, follow.Err(), "the child never took a batch")
+					}
 				}
-				time.Sleep(rand.N(80 * time.Millisecond))
 				require.NoError(t, child.Process.Signal(syscall.SIGKILL))
 				_ = child.Wait()
 				if writing(child.Process.Pid) {
@@ -160,8 +183,6 @@ func TestRunSurvivesKills(t *testing.T) {
 				_ = child.Process.Signal(syscall.SIGKILL)
 				_ = child.Wait()
 			})
-			follow, cancel := context.WithDeadline(ctx, deadline)
-			defer cancel()
 			var last *runs.Run
 			require.NoError(t, front.Follow(follow, r.ID, func(r *runs.Run) error { last = r; return nil }))
 			t.Logf("%d posts, %d kills (%d while writing a batch), %d failed attempts, workers %+v", total, killed, midBatch, last.Errors, last.Workers)
@@ -198,19 +219,13 @@ func TestTwoWorkersShareARun(t *testing.T) {
 	r, err := front.Submit(ctx, runs.Request{Kind: runs.KindPosts, Count: total, BatchSize: 50,
 		Posts: &contentgen.PostsRequest{SetFeaturedImage: new(false), AutoTaxonomies: new(false)}})
 	require.NoError(t, err)
-	deadline := time.Now().Add(5 * time.Minute)
-	// workersWithBatches waits until n workers have done batches of the
-	// run, or it ended.
+	// The deadline only guards against a hang.
+	follow, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	// workersWithBatches follows the run until n workers have done
+	// batches of it, or it ended.
 	workersWithBatches := func(n int) *runs.Run {
-		for {
-			r, err := front.Get(ctx, r.ID)
-			require.NoError(t, err)
-			if len(r.Workers) >= n || r.Status.Final() {
-				return r
-			}
-			require.True(t, time.Now().Before(deadline), "no progress")
-			time.Sleep(20 * time.Millisecond)
-		}
+		return until(t, follow, front, r.ID, func(r *runs.Run) bool { return len(r.Workers) >= n })
 	}
 	a := startChild(t, dsn, schema)
 	workersWithBatches(1)
@@ -224,8 +239,6 @@ func TestTwoWorkersShareARun(t *testing.T) {
 	require.NoError(t, a.Process.Signal(syscall.SIGKILL))
 	_ = a.Wait()
 
-	follow, cancel := context.WithDeadline(ctx, deadline)
-	defer cancel()
 	var last *runs.Run
 	require.NoError(t, front.Follow(follow, r.ID, func(r *runs.Run) error { last = r; return nil }))
 	t.Logf("workers %+v", last.Workers)
