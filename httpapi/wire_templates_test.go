@@ -3,62 +3,15 @@ package httpapi
 import (
 	"context"
 	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/contentgen/contentgen/internal/goldentest"
 	"github.com/contentgen/contentgen/templates"
 	"github.com/contentgen/contentgen/templates/fields"
 )
-
-var updateGolden = flag.Bool("update-golden", false, "rewrite the golden records under testdata")
-
-// golden compares v as indented JSON with testdata/name, or rewrites the
-// file with -update-golden.
-func golden(t *testing.T, name string, v any) {
-	t.Helper()
-	got, err := json.MarshalIndent(v, "", "  ")
-	require.NoError(t, err)
-	got = append(got, '\n')
-	path := filepath.Join("testdata", name)
-	if *updateGolden {
-		require.NoError(t, os.WriteFile(path, got, 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test -update-golden to create %s", path)
-	require.Equal(t, string(want), string(got))
-}
-
-// jsonTypes returns the JSON type of each key of v's JSON object.
-func jsonTypes(t *testing.T, v any) map[string]string {
-	t.Helper()
-	data, err := json.Marshal(v)
-	require.NoError(t, err)
-	var m map[string]any
-	require.NoError(t, json.Unmarshal(data, &m))
-	out := map[string]string{}
-	for k, v := range m {
-		switch v.(type) {
-		case string:
-			out[k] = "string"
-		case float64:
-			out[k] = "number"
-		case bool:
-			out[k] = "boolean"
-		case []any:
-			out[k] = "array"
-		case map[string]any:
-			out[k] = "object"
-		default:
-			out[k] = "null"
-		}
-	}
-	return out
-}
 
 // recordLibrary holds a template with every kind of setting and a variant
 // of it, saved at fixed times.
@@ -96,24 +49,24 @@ func TestTemplateRecord(t *testing.T) {
 
 	single, err := lib.Get(ctx, parent.ID)
 	require.NoError(t, err)
-	golden(t, "template.json", newTemplateRecord(&single))
+	goldentest.JSON(t, "template.json", newTemplateRecord(&single))
 	require.Equal(t, map[string]string{
 		"id": "number", "name": "string", "description": "string", "post_type": "string",
 		"is_default": "boolean", "is_system": "boolean", "field_config": "object", "taxonomy_config": "object",
 		"linked_parents": "array", "created_at": "string", "updated_at": "string",
-	}, jsonTypes(t, newTemplateRecord(&single)), "the spec's template record")
+	}, goldentest.Types(t, newTemplateRecord(&single)), "the spec's template record")
 
 	v, err := lib.Get(ctx, variant.ID)
 	require.NoError(t, err)
-	golden(t, "template_variant.json", newTemplateRecord(&v))
+	goldentest.JSON(t, "template_variant.json", newTemplateRecord(&v))
 
 	list, err := lib.List(ctx, templates.Filter{})
 	require.NoError(t, err)
-	types := jsonTypes(t, newTemplateSummary(&list[0]))
+	types := goldentest.Types(t, newTemplateSummary(&list[0]))
 	require.NotContains(t, types, "field_config", "list records leave out field_config")
 	require.NotContains(t, types, "linked_parents")
 	require.Equal(t, "object", types["taxonomy_config"])
-	require.NotContains(t, jsonTypes(t, newTemplateRecord(&list[0])), "linked_parents", "linked_parents appear on single reads only")
+	require.NotContains(t, goldentest.Types(t, newTemplateRecord(&list[0])), "linked_parents", "linked_parents appear on single reads only")
 
 	empty, err := json.Marshal(newTemplateRecord(&templates.Template{ID: 1, Name: "x", PostType: "post"}))
 	require.NoError(t, err)
@@ -150,16 +103,16 @@ func TestDependencyReportRecord(t *testing.T) {
 		return fields.TargetInfo{}
 	})
 	rec := newDependencyReport(&rep)
-	require.Equal(t, map[string]string{"post_type": "string", "dependencies": "array", "unique_targets": "object", "count": "number"}, jsonTypes(t, rec))
+	require.Equal(t, map[string]string{"post_type": "string", "dependencies": "array", "unique_targets": "object", "count": "number"}, goldentest.Types(t, rec))
 	require.Equal(t, 2, rec.Count)
 	require.Equal(t, map[string]string{
 		"field_name": "string", "field_type": "string", "target_post_types": "array", "target_labels": "object",
 		"is_multiple": "boolean", "source": "string", "cardinality": "string", "required": "boolean",
-	}, jsonTypes(t, rec.Dependencies[0]), "the spec's dependency entry")
+	}, goldentest.Types(t, rec.Dependencies[0]), "the spec's dependency entry")
 	require.Equal(t, map[string]string{
 		"label": "string", "plural_label": "string", "existing_count": "number", "has_template": "boolean",
 		"template_name": "null", "is_required": "boolean", "required_by_fields": "array",
-	}, jsonTypes(t, rec.UniqueTargets["publisher"]), "the spec's unique target entry: no template is null")
+	}, goldentest.Types(t, rec.UniqueTargets["publisher"]), "the spec's unique target entry: no template is null")
 	author := rec.UniqueTargets["author"]
 	require.True(t, author.HasTemplate)
 	require.Equal(t, "Author starter", *author.TemplateName)

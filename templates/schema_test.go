@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/contentgen/contentgen/internal/goldentest"
 	"github.com/contentgen/contentgen/templates"
 	"github.com/contentgen/contentgen/templates/fields"
 )
@@ -39,6 +40,6 @@ func TestSchema(t *testing.T) {
 	require.Equal(t, map[string]string{
 		"key": "string", "name": "string", "label": "string", "type": "string", "category": "string",
 		"required": "boolean", "modes": "array", "default": "object",
-	}, keysAndTypes(t, info))
+	}, goldentest.Types(t, info))
 }
 func f64(v float64) *float64 { return &v }

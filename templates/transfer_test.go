@@ -3,62 +3,14 @@ package templates_test
 import (
 	"context"
 	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/contentgen/contentgen/internal/goldentest"
 	"github.com/contentgen/contentgen/templates"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata")
-
-// golden compares got (indented JSON) with testdata/name, or rewrites it
-// with -update.
-func golden(t *testing.T, name string, v any) {
-	t.Helper()
-	got, err := json.MarshalIndent(v, "", "  ")
-	require.NoError(t, err)
-	got = append(got, '\n')
-	path := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.WriteFile(path, got, 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test -update to create %s", path)
-	require.Equal(t, string(want), string(got))
-}
-
-// keysAndTypes returns the JSON keys of an object with the JSON type of
-// each value.
-func keysAndTypes(t *testing.T, v any) map[string]string {
-	t.Helper()
-	data, err := json.Marshal(v)
-	require.NoError(t, err)
-	var m map[string]any
-	require.NoError(t, json.Unmarshal(data, &m))
-	out := map[string]string{}
-	for k, v := range m {
-		switch v.(type) {
-		case string:
-			out[k] = "string"
-		case float64:
-			out[k] = "number"
-		case bool:
-			out[k] = "boolean"
-		case []any:
-			out[k] = "array"
-		case map[string]any:
-			out[k] = "object"
-		default:
-			out[k] = "null"
-		}
-	}
-	return out
-}
 
 func fixtureStore(t *testing.T) (*templates.Library, templates.Template, templates.Template, *fakeClock) {
 	t.Helper()
@@ -99,11 +51,11 @@ func TestExportJSON(t *testing.T) {
 	clock.t = time.Date(2025, 6, 7, 8, 9, 10, 0, time.UTC)
 	exp, err := s.Export(ctx, templates.ExportSelection{})
 	require.NoError(t, err)
-	golden(t, "export.json", exp)
-	require.Equal(t, map[string]string{"templates": "array", "count": "number", "version": "string", "exported": "string"}, keysAndTypes(t, exp))
+	goldentest.JSON(t, "export.json", exp)
+	require.Equal(t, map[string]string{"templates": "array", "count": "number", "version": "string", "exported": "string"}, goldentest.Types(t, exp))
 	require.Equal(t, map[string]string{
 		"name": "string", "description": "string", "post_type": "string", "field_config": "object", "taxonomy_config": "object",
-	}, keysAndTypes(t, exp.Templates[0]), "exports carry no ids")
+	}, goldentest.Types(t, exp.Templates[0]), "exports carry no ids")
 
 	// The export file imports back item by item.
 	items, err := templates.ParseImport(mustJSON(t, exp))
