@@ -29,22 +29,31 @@ const (
 	envScreenshots = "CONTENTGEN_TEST_SCREENSHOTS"
 )
 
-// TestBrowser drives the real page in headless Chromium: log in, read the
-// dashboard, generate posts through the streaming form, read one, delete
-// a history entry, switch the page to German and log out.
-func TestBrowser(t *testing.T) {
+// browser is headless Chromium on a page, for one test.
+type browser struct {
+	t   *testing.T
+	ctx context.Context
+	// shots is the directory screenshots go to.
+	shots string
+
+	mu         sync.Mutex
+	pageErrors []string
+}
+
+// startBrowser starts Chromium, or skips the test when envChromium is
+// unset. Screenshots go to the test's artifact directory (kept with
+// go test -artifacts -outputdir DIR) or to envScreenshots. At the end
+// of the test, the page must have thrown no error.
+func startBrowser(t *testing.T) *browser {
+	t.Helper()
 	bin := os.Getenv(envChromium)
 	if bin == "" {
 		t.Skip("the browser test needs Chromium: set " + envChromium + "=/usr/bin/chromium")
 	}
-	s := newSite(t, 0)
-	// Screenshots go to the test's artifact directory (kept with
-	// go test -artifacts -outputdir DIR) or to envScreenshots.
-	shots := os.Getenv(envScreenshots)
-	if shots == "" {
-		shots = t.ArtifactDir()
+	b := &browser{t: t, shots: os.Getenv(envScreenshots)}
+	if b.shots == "" {
+		b.shots = t.ArtifactDir()
 	}
-
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(bin),
 		chromedp.NoSandbox,
@@ -52,66 +61,92 @@ func TestBrowser(t *testing.T) {
 		chromedp.Flag("disable-dev-shm-usage", true),
 	)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(t.Context(), opts...)
-	defer cancelAlloc()
+	t.Cleanup(cancelAlloc)
 	browserCtx, cancelBrowser := chromedp.NewContext(allocCtx)
-	defer cancelBrowser()
-	var mu sync.Mutex
-	var pageErrors []string
+	t.Cleanup(cancelBrowser)
 	// The first call starts the browser for the life of browserCtx.
 	require.NoError(t, chromedp.Listen(browserCtx, func(ev any) {
 		if e, ok := ev.(*runtime.EventExceptionThrown); ok {
-			mu.Lock()
+			b.mu.Lock()
 			d := e.ExceptionDetails
 			msg := d.Text
 			if d.Exception != nil {
 				msg += " " + d.Exception.Description
 			}
-			pageErrors = append(pageErrors, fmt.Sprintf("%s:%d: %s", d.URL, d.LineNumber+1, msg))
-			mu.Unlock()
+			b.pageErrors = append(b.pageErrors, fmt.Sprintf("%s:%d: %s", d.URL, d.LineNumber+1, msg))
+			b.mu.Unlock()
 		}
 	}))
 	ctx, cancel := context.WithTimeout(browserCtx, 90*time.Second)
-	defer cancel()
+	t.Cleanup(cancel)
+	b.ctx = ctx
+	t.Cleanup(func() {
+		if t.Failed() {
+			return
+		}
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		require.Empty(t, b.pageErrors, "the page throws no errors")
+	})
+	return b
+}
 
+// poll waits until expr is true in the page.
+func (b *browser) poll(expr string) chromedp.Action[chromedp.Void] {
+	return chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(20*time.Second))
+}
+
+// shot writes a screenshot of the whole page as name.png.
+func (b *browser) shot(name string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		if b.shots == "" {
+			return nil
+		}
+		buf, err := chromedp.FullScreenshot(100)(ctx, tg)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(b.shots, name+".png"), buf, 0o644)
+	})
+}
+
+// step runs actions, with a screenshot "failed" when they fail.
+func (b *browser) step(name string, actions ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	stepCtx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	defer cancel()
+	err := chromedp.Do(stepCtx, actions...)
+	if err != nil && b.shots != "" {
+		_ = chromedp.Do(b.ctx, b.shot("failed"))
+	}
+	require.NoError(b.t, err, "step %q", name)
+}
+
+// text is the text of the element sel.
+func (b *browser) text(sel string) string {
+	b.t.Helper()
+	v, err := chromedp.Run(b.ctx, chromedp.Text(chromedp.CSS(sel)))
+	require.NoError(b.t, err, "text of %s", sel)
+	return v
+}
+
+// count is the number of elements sel.
+func (b *browser) count(sel string) int {
+	b.t.Helper()
+	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[int](`document.querySelectorAll(`+strconv.Quote(sel)+`).length`))
+	require.NoError(b.t, err, "counting %s", sel)
+	return v
+}
+
+// TestBrowser drives the real page in headless Chromium: log in, read the
+// dashboard, generate posts through the streaming form, read one, delete
+// a history entry, switch the page to German and log out.
+func TestBrowser(t *testing.T) {
+	s := newSite(t, 0)
+	b := startBrowser(t) // stopped before the site, whose server waits for open streams
+	ctx, poll, shot, step, text, count := b.ctx, b.poll, b.shot, b.step, b.text, b.count
 	page := s.srv.URL + adminPath
 	type css = chromedp.CSS
-	poll := func(expr string) chromedp.Action[chromedp.Void] {
-		return chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(20*time.Second))
-	}
-	shot := func(name string) chromedp.Action[chromedp.Void] {
-		return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-			if shots == "" {
-				return nil
-			}
-			buf, err := chromedp.FullScreenshot(100)(ctx, tg)
-			if err != nil {
-				return err
-			}
-			return os.WriteFile(filepath.Join(shots, name+".png"), buf, 0o644)
-		})
-	}
-	step := func(name string, actions ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		stepCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		defer cancel()
-		err := chromedp.Do(stepCtx, actions...)
-		if err != nil && shots != "" {
-			_ = chromedp.Do(ctx, shot("failed"))
-		}
-		require.NoError(t, err, "step %q", name)
-	}
-	text := func(sel string) string {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Text(css(sel)))
-		require.NoError(t, err, "text of %s", sel)
-		return v
-	}
-	count := func(sel string) int {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll(`+strconv.Quote(sel)+`).length`))
-		require.NoError(t, err, "counting %s", sel)
-		return v
-	}
 
 	// Log in: a wrong password first, then the right one.
 	step("login form",
@@ -362,6 +397,17 @@ func TestBrowser(t *testing.T) {
 		}
 	}
 
+	// A server without a runs service (this one keeps the site in
+	// memory) says so on the Runs view instead of failing.
+	step("runs unavailable",
+		chromedp.Navigate(page+"#/runs"),
+		chromedp.WaitVisible(css(`#runs-unavailable`)),
+		shot("runs-unavailable"),
+	)
+	require.Zero(t, count(`main .alert-error`))
+	require.Contains(t, text(`#runs-unavailable`), "Runs are not set up on this server")
+	require.Zero(t, count(`#run-form`), "no form to start what cannot run")
+
 	// Phone width: the menu folds away behind a button.
 	phonePost, err := s.host.Posts(t.Context(), contentgen.PostQuery{Limit: 1})
 	require.NoError(t, err)
@@ -393,6 +439,7 @@ func TestBrowser(t *testing.T) {
 		poll(`document.querySelector('#nav a[data-section="dashboard"]').textContent === 'Übersicht'`),
 	)
 	require.Equal(t, "Verlauf", text(`#nav a[data-section="history"]`))
+	require.Equal(t, "Läufe", text(`#nav a[data-section="runs"]`))
 	require.Equal(t, "Abmelden", text(`#logout`))
 	missing, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`import(`+strconv.Quote(page+"assets/i18n.js")+`).then((m) => m.missing())`, chromedp.EvalAwaitPromise))
 	require.NoError(t, err)
@@ -429,9 +476,6 @@ func TestBrowser(t *testing.T) {
 		chromedp.Navigate(page),
 		chromedp.WaitVisible(css(`#log`)),
 	)
-	mu.Lock()
-	defer mu.Unlock()
-	require.Empty(t, pageErrors, "the page throws no errors")
 }
 
 // mustFloat reads a percentage such as "42%".

@@ -1,8 +1,9 @@
 // Package admin serves the contentgen admin page: a browser interface
 // over the HTTP API of package httpapi that shows what exists and what
 // was generated, generates posts (with a live progress bar), terms, users
-// and comments, browses the generated content as a reader would see it,
-// and manages history, templates and settings.
+// and comments, starts runs of any size (the /runs endpoints) and follows
+// and cancels them, browses the generated content as a reader would see
+// it, and manages history, templates and settings.
 //
 // New returns an http.Handler that serves, relative to where it is
 // mounted:

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -16,6 +17,8 @@ import (
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/contentgen/memhost"
+	"github.com/contentgen/contentgen/contentgen/runs"
+	"github.com/contentgen/contentgen/contentgen/sqlstore"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/httpapi"
 	"github.com/contentgen/contentgen/httpapi/admin"
@@ -63,6 +66,9 @@ type site struct {
 	logs chan string
 	// images is the site's image provider, which a test can hold.
 	images *gatedImages
+	// runs is the runs service of a site made by newRunsSite, nil
+	// otherwise.
+	runs *runs.Service
 }
 
 // gatedImages is an image provider whose images wait, while it is held,
@@ -72,15 +78,21 @@ type gatedImages struct {
 	providers.ImageProvider
 	mu   sync.Mutex
 	gate chan struct{} // nil when not held
+	when func() bool   // nil: hold every image
 }
 
 // hold makes the images asked for from now on wait.
-func (g *gatedImages) hold() {
+func (g *gatedImages) hold() { g.holdWhen(nil) }
+
+// holdWhen makes the images asked for from now on wait when when, asked
+// at each image, returns true; nil holds them all.
+func (g *gatedImages) holdWhen(when func() bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.gate == nil {
 		g.gate = make(chan struct{})
 	}
+	g.when = when
 }
 
 // release lets the waiting images and all later ones through.
@@ -90,14 +102,15 @@ func (g *gatedImages) release() {
 	if g.gate != nil {
 		close(g.gate)
 		g.gate = nil
+		g.when = nil
 	}
 }
 
 func (g *gatedImages) Image(ctx context.Context, req providers.ImageRequest) (*providers.Image, error) {
 	g.mu.Lock()
-	gate := g.gate
+	gate, when := g.gate, g.when
 	g.mu.Unlock()
-	if gate != nil {
+	if gate != nil && (when == nil || when()) {
 		select {
 		case <-gate:
 		case <-ctx.Done():
@@ -133,13 +146,72 @@ func newSite(t *testing.T, idle time.Duration) *site {
 	require.NoError(t, err)
 	_, err = host.CreateUsers(ctx, []contentgen.User{{Login: "editor1", Email: "editor1@example.com", DisplayName: "Editor", Roles: []string{"editor"}}})
 	require.NoError(t, err)
-	local, err := local.New(nil)
-	require.NoError(t, err)
-	img := &gatedImages{ImageProvider: local}
+	img := newGatedImages(t)
 	seed := int64(11)
 	gen, err := contentgen.New(host, history.NewMemStore(nil), &contentgen.Config{Seed: &seed, ImageProviders: []providers.ImageProvider{img}})
 	require.NoError(t, err)
+	s := &site{host: host, gen: gen, images: img}
+	s.serve(t, ln, idle, host.FileHandler())
+	return s
+}
 
+// newRunsSite starts the demo site kept in a SQLite file, as the example
+// server keeps it, with a runs service of one worker that the test
+// starts (s.runs.Start) when its runs are to be worked on; until then
+// they wait in the queue.
+func newRunsSite(t *testing.T) *site {
+	t.Helper()
+	ctx := t.Context()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	db, err := sqlstore.Open(ctx, filepath.Join(t.TempDir(), "site.db"), nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = db.Close() })
+	host := db.Host(&sqlstore.HostOptions{
+		Site:     contentgen.Site{Name: "Test site", URL: "http://" + ln.Addr().String(), Locale: "en_US"},
+		MediaDir: filepath.Join(t.TempDir(), "media"),
+	})
+	pts, taxes := demosite.Types()
+	for _, pt := range pts {
+		require.NoError(t, host.RegisterPostType(ctx, pt))
+	}
+	for _, tx := range taxes {
+		require.NoError(t, host.RegisterTaxonomy(ctx, tx))
+	}
+	for _, r := range memhost.StandardRoles() {
+		require.NoError(t, host.RegisterRole(ctx, r))
+	}
+	require.NoError(t, demosite.Seed(ctx, host))
+	_, err = host.CreateUsers(ctx, []contentgen.User{{Login: "editor1", Email: "editor1@example.com", DisplayName: "Editor", Roles: []string{"editor"}}})
+	require.NoError(t, err)
+	img := newGatedImages(t)
+	seed := int64(11)
+	gen, err := contentgen.New(host, nil, &contentgen.Config{Seed: &seed, ImageProviders: []providers.ImageProvider{img}})
+	require.NoError(t, err)
+	rs, err := runs.New(ctx, db, gen, &runs.Options{WorkerName: "test-worker", PollInterval: 20 * time.Millisecond})
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		img.release()
+		require.NoError(t, rs.Stop(context.Background()))
+	})
+	s := &site{gen: gen, images: img, runs: rs}
+	s.serve(t, ln, 0, host.Files())
+	return s
+}
+
+// newGatedImages is the local image provider behind a gate.
+func newGatedImages(t *testing.T) *gatedImages {
+	t.Helper()
+	local, err := local.New(nil)
+	require.NoError(t, err)
+	return &gatedImages{ImageProvider: local}
+}
+
+// serve serves the API (with s.runs) and the admin page of s.gen on ln,
+// the way examples/server mounts them, and files (when not nil) under
+// /uploads/.
+func (s *site) serve(t *testing.T, ln net.Listener, idle time.Duration, files http.Handler) {
+	t.Helper()
 	clk := &clock{now: time.Date(2026, 5, 4, 10, 0, 0, 0, time.UTC)}
 	passwords, err := auth.NewPasswords(&auth.PasswordOptions{Now: clk.Now})
 	require.NoError(t, err)
@@ -149,29 +221,33 @@ func newSite(t *testing.T, idle time.Duration) *site {
 	require.NoError(t, err)
 	sessions, err := auth.NewSessions(&auth.SessionOptions{IdleTimeout: idle, Now: clk.Now})
 	require.NoError(t, err)
-	dir := auth.GeneratorDirectory(gen)
+	dir := auth.GeneratorDirectory(s.gen)
 	basic := &auth.Basic{Passwords: passwords, Users: dir}
 	logs := make(chan string, 100)
-	api, err := httpapi.New(gen, &httpapi.Options{
+	api, err := httpapi.New(s.gen, &httpapi.Options{
 		Auth:     auth.Chain(basic, &auth.Cookie{Sessions: sessions, Users: dir}),
 		Sessions: sessions,
 		URLs:     httpapi.URLs{AdminURL: adminPath},
 		Logger:   slog.New(chanHandler(logs)),
+		Runs:     s.runs,
 	})
 	require.NoError(t, err)
-	page, err := admin.New(&admin.Options{Generator: gen, Sessions: sessions, Verifier: basic, APIBase: apiBase})
+	page, err := admin.New(&admin.Options{Generator: s.gen, Sessions: sessions, Verifier: basic, APIBase: apiBase})
 	require.NoError(t, err)
 
 	mux := http.NewServeMux()
 	httpapi.Mount(mux, apiBase, api)
 	mux.Handle(adminPath, http.StripPrefix("/contentgen/admin", page))
-	mux.Handle("/uploads/", host.FileHandler())
+	if files != nil {
+		mux.Handle("/uploads/", files)
+	}
 	srv := httptest.NewUnstartedServer(mux)
 	srv.Listener.Close()
 	srv.Listener = ln
 	srv.Start()
 	t.Cleanup(srv.Close)
-	return &site{srv: srv, mux: mux, host: host, gen: gen, sessions: sessions, clock: clk, adminPW: adminPW, editorPW: editorPW, logs: logs, images: img}
+	s.srv, s.mux, s.sessions, s.clock = srv, mux, sessions, clk
+	s.adminPW, s.editorPW, s.logs = adminPW, editorPW, logs
 }
 
 // client returns an HTTP client with a cookie jar that does not follow

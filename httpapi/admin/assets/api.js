@@ -66,6 +66,17 @@ export async function api(method, path, { query, body, signal } = {}) {
 // EventSource cannot post, so the stream is read from fetch.
 export async function stream(path, body, onEvent, signal) {
   const resp = await fetch(url(path), { method: 'POST', headers: headers(body), body: JSON.stringify(body), credentials: 'same-origin', signal });
+  await readEvents(resp, onEvent);
+}
+
+// follow reads the Server-Sent Events of a GET endpoint, such as a run's
+// events, like stream: EventSource cannot send the nonce header.
+export async function follow(path, onEvent, signal) {
+  const resp = await fetch(url(path), { method: 'GET', headers: headers(), credentials: 'same-origin', signal });
+  await readEvents(resp, onEvent);
+}
+
+async function readEvents(resp, onEvent) {
   if (resp.status === 401) {
     sessionEnded();
     throw new ApiError(401, 'Not logged in');

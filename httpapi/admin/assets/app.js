@@ -1,6 +1,6 @@
 // The contentgen admin page: a hash router over views that call the API.
 
-import { api, stream, ApiError } from './api.js';
+import { api, stream, follow, ApiError } from './api.js';
 import { h, replace, sanitize, field, options, formValues } from './dom.js';
 import { t, setLang, lang, langOf } from './i18n.js';
 
@@ -52,14 +52,14 @@ async function run(button, action) {
 }
 
 // confirmDialog asks a question in a modal dialog and resolves to true
-// when it is confirmed.
-function confirmDialog(question, confirmLabel) {
+// when it is confirmed; dismissLabel names the other choice (Cancel).
+function confirmDialog(question, confirmLabel, dismissLabel) {
   return new Promise((resolve) => {
     const dlg = h('dialog', { class: 'confirm', 'aria-labelledby': 'confirm-q' },
       h('form', { method: 'dialog' },
         h('p', { id: 'confirm-q' }, question),
         h('div', { class: 'row end' },
-          h('button', { value: 'cancel', type: 'submit', autofocus: true }, t('cancel')),
+          h('button', { value: 'cancel', type: 'submit', autofocus: true }, dismissLabel || t('cancel')),
           h('button', { value: 'ok', type: 'submit', class: 'danger', id: 'confirm-ok' }, confirmLabel || t('confirm')))));
     dlg.addEventListener('close', () => {
       resolve(dlg.returnValue === 'ok');
@@ -70,8 +70,9 @@ function confirmDialog(question, confirmLabel) {
   });
 }
 
-const num = (n) => new Intl.NumberFormat(lang() === 'de' ? 'de-DE' : 'en-US').format(n ?? 0);
-const money = (amount, currency) => new Intl.NumberFormat(lang() === 'de' ? 'de-DE' : 'en-US', { style: 'currency', currency: currency || 'USD' }).format(amount ?? 0);
+const intlLocale = () => (lang() === 'de' ? 'de-DE' : 'en-US');
+const num = (n) => new Intl.NumberFormat(intlLocale()).format(n ?? 0);
+const money = (amount, currency) => new Intl.NumberFormat(intlLocale(), { style: 'currency', currency: currency || 'USD' }).format(amount ?? 0);
 
 function pager(page, pages, go) {
   if (pages <= 1) return null;
@@ -167,11 +168,17 @@ function providerSelect(name, prov, selected) {
   return h('select', { name }, options(Object.entries(prov.providers).map(([k, p]) => [k, p.name]), selected));
 }
 
-async function postsForm() {
+// postsOptions builds the options of posts that the generate form and
+// the run form share. countFields(general), given the general settings,
+// builds the fields that go beside the post type; withDelete adds
+// the deletion before generating, which a run refuses. read(form) returns
+// the request body of the options, or null after reporting a field that
+// is not valid.
+async function postsOptions(countFields, { withDelete, idPrefix }) {
   const [types, taxes, langs, prov, prof, settings] = await Promise.all([postTypes(), taxonomies(), languages(), providers(), profiles(), api('GET', '/settings')]);
   const general = settings.settings.general;
-  const typeSel = h('select', { name: 'post_type', id: 'gen-post-type' }, options(types.map((p) => [p.name, p.label]), 'post'));
-  const tmplSel = h('select', { name: 'template_id', id: 'gen-template' });
+  const typeSel = h('select', { name: 'post_type', id: `${idPrefix}-post-type` }, options(types.map((p) => [p.name, p.label]), 'post'));
+  const tmplSel = h('select', { name: 'template_id', id: `${idPrefix}-template` });
   const taxBox = h('div', { class: 'stack' });
   const categorySel = h('select', { name: 'image_category' }, h('option', { value: '' }, t('any')), options(Object.entries(prov.categories)));
 
@@ -192,20 +199,10 @@ async function postsForm() {
   typeSel.addEventListener('change', () => typeChanged().catch(showError));
   await typeChanged();
 
-  const progress = h('progress', { max: 100, value: 0, id: 'gen-progress', 'aria-label': t('progress') });
-  const pct = h('span', { id: 'gen-percent', class: 'num' }, '0%');
-  const log = h('ol', { class: 'log', id: 'gen-log', 'aria-live': 'polite' });
-  const result = h('div', { id: 'gen-result' });
-  const submit = h('button', { type: 'submit', class: 'primary', id: 'gen-submit' }, t('generate'));
-  const cancel = h('button', { type: 'button', id: 'gen-cancel', hidden: true }, t('cancel'));
-  const status = h('div', { class: 'progress-wrap', hidden: true }, progress, pct);
-  let controller = null;
-  cancel.addEventListener('click', () => controller?.abort());
-
-  const form = h('form', { class: 'stack', id: 'gen-posts-form' },
+  const nodes = [
     h('div', { class: 'grid3' },
       field(t('postType'), typeSel),
-      field(t('count'), number('count', general.default_post_count || 5, 1, 500, { required: true })),
+      countFields(general),
       field(t('status'), h('select', { name: 'post_status' }, options(statuses.map((s) => [s, t(`status_${s}`)]), 'publish'))),
       field(t('template'), tmplSel),
       field(t('locale'), h('select', { name: 'locale' }, h('option', { value: '' }, t('defaultLocale')), options(langs.languages.map((l) => [l.code, l.native_name])))),
@@ -239,19 +236,17 @@ async function postsForm() {
       h('div', { class: 'grid2' },
         field('field_config', h('textarea', { class: 'code json', rows: 5, spellcheck: 'false', 'data-json': 'field_config', oninput: (e) => e.target.setCustomValidity('') }), t('fieldConfigHint')),
         field('related_cpt_options', h('textarea', { class: 'code json', rows: 5, spellcheck: 'false', 'data-json': 'related_cpt_options', oninput: (e) => e.target.setCustomValidity('') }), t('relatedHint')))),
-    h('details', {}, h('summary', {}, t('beforeGenerating')),
+    withDelete ? h('details', {}, h('summary', {}, t('beforeGenerating')),
       h('div', { class: 'grid3' },
         field(t('deleteExisting'), checkbox('delete_existing_before_generate', false)),
         field(t('deleteScope'), h('select', { name: 'delete_scope' }, options([['current_type', t('scope_current_type')], ['all', t('scope_all')]]))),
         field(t('relatedMedia'), checkbox('delete_related_media', false)),
         field(t('relatedTerms'), checkbox('delete_related_terms', false)),
         field(t('relatedAuthors'), checkbox('delete_related_authors', false)),
-        field(t('relatedComments'), checkbox('delete_related_comments', false)))),
-    h('div', { class: 'row' }, submit, cancel),
-    status, log, result);
+        field(t('relatedComments'), checkbox('delete_related_comments', false)))) : null,
+  ];
 
-  form.addEventListener('submit', async (ev) => {
-    ev.preventDefault();
+  const read = (form) => {
     const body = formValues(form);
     if (body.template_id) body.template_id = Number(body.template_id);
     if (body.seed !== undefined) body.seed = Number(body.seed);
@@ -275,9 +270,36 @@ async function postsForm() {
         ta.setCustomValidity(t('invalidJSON'));
         ta.closest('details').open = true;
         ta.reportValidity();
-        return;
+        return null;
       }
     }
+    return body;
+  };
+  return { nodes, read };
+}
+
+async function postsForm() {
+  const opts = await postsOptions((g) => countField(g.default_post_count, 'posts'), { withDelete: true, idPrefix: 'gen' });
+
+  const progress = h('progress', { max: 100, value: 0, id: 'gen-progress', 'aria-label': t('progress') });
+  const pct = h('span', { id: 'gen-percent', class: 'num' }, '0%');
+  const log = h('ol', { class: 'log', id: 'gen-log', 'aria-live': 'polite' });
+  const result = h('div', { id: 'gen-result' });
+  const submit = h('button', { type: 'submit', class: 'primary', id: 'gen-submit' }, t('generate'));
+  const cancel = h('button', { type: 'button', id: 'gen-cancel', hidden: true }, t('cancel'));
+  const status = h('div', { class: 'progress-wrap', hidden: true }, progress, pct);
+  let controller = null;
+  cancel.addEventListener('click', () => controller?.abort());
+
+  const form = h('form', { class: 'stack', id: 'gen-posts-form' },
+    opts.nodes,
+    h('div', { class: 'row' }, submit, cancel),
+    status, log, result);
+
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const body = opts.read(form);
+    if (!body) return;
     const total = body.count || 1;
     replace(log);
     replace(result);
@@ -353,30 +375,50 @@ function simpleForm(id, fields, path, prepare) {
   return form;
 }
 
-async function termsForm() {
-  const [taxes, settings] = await Promise.all([taxonomies(), api('GET', '/settings')]);
-  return simpleForm('gen-terms-form', [
+// countField is the count of a generate form, with its limit of 500 and
+// a way to more: a run.
+function countField(value, kind) {
+  return field(t('count'), number('count', value || 5, 1, 500, { required: true }),
+    h('a', { href: `#/runs/${kind}` }, t('moreAsRun')));
+}
+
+// termsOptions are the fields of terms that the generate form and the run
+// form share, with countFields after the taxonomy; withDelete adds the
+// deletion before generating, which a run refuses.
+function termsOptions(taxes, countFields, withDelete) {
+  return [
     field(t('taxonomy'), h('select', { name: 'taxonomy' }, options(taxes.map((x) => [x.name, x.label]), 'category'))),
-    field(t('count'), number('count', settings.settings.general.default_term_count || 5, 1, 500)),
+    countFields,
     field(t('hierarchy'), checkbox('generate_hierarchy', false), t('hierarchyHint')),
     field(t('depth'), number('depth', 3, 1, 5)),
     field(t('breadth'), number('breadth', 3, 1, 10)),
-    field(t('deleteExistingOfKind'), checkbox('delete_existing', false)),
-  ], '/generate/terms');
+    withDelete ? field(t('deleteExistingOfKind'), checkbox('delete_existing', false)) : null,
+  ];
 }
 
-async function usersForm() {
-  const [rs, prov, settings] = await Promise.all([roles(), providers(), api('GET', '/settings')]);
+async function termsForm() {
+  const [taxes, settings] = await Promise.all([taxonomies(), api('GET', '/settings')]);
+  return simpleForm('gen-terms-form', termsOptions(taxes, countField(settings.settings.general.default_term_count, 'terms'), true), '/generate/terms');
+}
+
+// usersOptions are the fields of users that the generate form and the run
+// form share, like termsOptions.
+function usersOptions(rs, prov, countFields, withDelete) {
   const defaults = ['subscriber', 'contributor', 'author'];
-  return simpleForm('gen-users-form', [
-    field(t('count'), number('count', settings.settings.general.default_user_count || 5, 1, 500)),
+  return [
+    countFields,
     field(t('role'), h('select', { name: 'role' }, h('option', { value: '' }, t('randomRole')), options(rs.map((r) => [r.slug, r.name])))),
     h('fieldset', { class: 'span3' }, h('legend', {}, t('allowedRoles')),
       h('div', { class: 'row wrap' }, rs.map((r) => field(r.name, h('input', { type: 'checkbox', name: 'allowed_roles', value: r.slug, 'data-list': '1', checked: defaults.includes(r.slug) }))))),
     field(t('generateAvatars'), checkbox('generate_avatars', true)),
     field(t('avatarProvider'), providerSelect('avatar_provider', prov, 'provider_curated')),
-    field(t('deleteExistingOfKind'), checkbox('delete_existing', false)),
-  ], '/generate/users');
+    withDelete ? field(t('deleteExistingOfKind'), checkbox('delete_existing', false)) : null,
+  ];
+}
+
+async function usersForm() {
+  const [rs, prov, settings] = await Promise.all([roles(), providers(), api('GET', '/settings')]);
+  return simpleForm('gen-users-form', usersOptions(rs, prov, countField(settings.settings.general.default_user_count, 'users'), true), '/generate/users');
 }
 
 async function commentsForm() {
@@ -397,6 +439,247 @@ async function commentsForm() {
   ], '/generate/comments', (b) => {
     b.post_ids = String(b.post_ids || '').split(/[\s,]+/).filter(Boolean).map(Number);
   });
+}
+
+// ---- runs
+
+// A run makes any number of items in batches, as durable jobs of the
+// server (POST /runs). The list follows active runs by their event
+// streams, at most maxStreams at once so that the page keeps connections
+// for its other calls, and polls GET /runs for the rest and for runs
+// started elsewhere: every pollActive ms while an active run is not
+// followed, every pollIdle ms otherwise, and not while the page is hidden.
+const runKinds = ['posts', 'terms', 'users'];
+const maxStreams = 2;
+const pollActive = 3000;
+const pollIdle = 10000;
+const activeRun = (r) => r.status === 'queued' || r.status === 'running';
+
+// parseStamp reads a time of the API ("2006-01-02 15:04:05", in UTC).
+function parseStamp(s) {
+  if (!s) return null;
+  const d = new Date(`${s.replace(' ', 'T')}Z`);
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+function stampCell(s) {
+  const d = parseStamp(s);
+  if (!d) return h('span', { class: 'muted' }, '—');
+  return h('time', { datetime: d.toISOString(), title: `${s} UTC` },
+    new Intl.DateTimeFormat(intlLocale(), { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(d));
+}
+
+// runRate is the items a run made per second since it started, until it
+// ended; null before it made any. The API's times are to the second, so a
+// run is taken to have lasted at least one.
+function runRate(r, now = Date.now()) {
+  const start = parseStamp(r.started_at);
+  if (!start || !r.done) return null;
+  const end = parseStamp(r.ended_at)?.getTime() ?? now;
+  return r.done / Math.max(1, (end - start.getTime()) / 1000);
+}
+
+// runOptions builds the options of a run of kind: its count (without an
+// upper limit) and batch size, and the options of the generate form of
+// the kind but the deletion before generating, which a run refuses.
+async function runOptions(kind) {
+  const counts = [
+    field(t('count'), number('count', 1000, 1, null, { required: true }), t('noUpperLimit')),
+    field(t('batchSize'), number('batch_size', '', 1, 500), t('batchSizeHint')),
+  ];
+  if (kind === 'terms') {
+    const taxes = await taxonomies();
+    return { nodes: h('div', { class: 'grid3' }, termsOptions(taxes, counts, false)), read: formValues };
+  }
+  if (kind === 'users') {
+    const [rs, prov] = await Promise.all([roles(), providers()]);
+    return { nodes: h('div', { class: 'grid3' }, usersOptions(rs, prov, counts, false)), read: formValues };
+  }
+  return postsOptions(() => counts, { withDelete: false, idPrefix: 'run' });
+}
+
+async function runsView(kind) {
+  const signal = viewSignal();
+  const heading = h('h1', {}, t('runs'));
+  let list;
+  try {
+    list = (await api('GET', '/runs', { signal })).runs;
+  } catch (e) {
+    if (e instanceof ApiError && e.code === 'not_configured') {
+      return [heading, h('div', { class: 'alert alert-info', id: 'runs-unavailable', role: 'status' },
+        h('p', {}, t('runsUnavailable')),
+        h('p', {}, h('a', { href: '#/generate/posts' }, t('runsUnavailableLink'))))];
+    }
+    throw e;
+  }
+  const k = runKinds.includes(kind) ? kind : 'posts';
+  const opts = await runOptions(k);
+
+  const runs = new Map(); // id → the run as last seen
+  const rows = new Map(); // id → its row
+  const streams = new Map(); // id → the AbortController of its stream
+  const followedAt = new Map(); // id → when its stream last started
+  // The columns: their headings, which label the cells on a phone too.
+  const columns = [t('status'), t('type'), t('progress'), t('rate'), t('errors'), t('started'), t('ended'), t('workers'), t('actions')];
+  const cellClass = (i) => (i === 2 ? 'run-progress' : i === 3 || i === 4 ? 'num' : null);
+  const tbody = h('tbody', {});
+  const table = h('div', { class: 'table-wrap' }, h('table', { class: 'table runs', id: 'runs-table' },
+    h('thead', {}, h('tr', {}, columns.map((x, i) => h('th', { scope: 'col', class: cellClass(i) }, x)))),
+    tbody));
+  const empty = h('p', { class: 'muted', id: 'runs-empty' }, t('noRuns'));
+  const note = h('p', { class: 'small run-error', id: 'runs-note', role: 'status', hidden: true });
+
+  const cancelRun = async (btn, r) => {
+    if (!(await confirmDialog(t('confirmCancelRun'), t('cancelRun'), t('keepRunning')))) return;
+    const res = await run(btn, () => api('DELETE', `/runs/${encodeURIComponent(r.id)}`));
+    if (res) upsert(res.run);
+  };
+
+  // fill shows r in its row; the actions are rebuilt only when the
+  // status changes, so that a focused button stays.
+  const fill = (tr, r) => {
+    // Each cell holds one element, which a phone shows beside its label.
+    const set = (i, ...children) => replace(tr.cells[i], h('div', {}, children));
+    const pct = r.total ? Math.floor((100 * r.done) / r.total) : 0;
+    set(0, h('span', { class: `run-status run-${r.status}` }, t(`run_${r.status}`)));
+    set(1, t(r.kind), h('div', { class: 'muted small run-id', title: r.id }, `…${r.id.slice(-8)}`));
+    set(2, h('progress', { max: r.total || 1, value: r.done, 'aria-label': t('progress') }),
+      h('div', { class: 'small' }, t('doneOf', { done: num(r.done), total: num(r.total) }), h('span', { class: 'muted' }, ` · ${pct}%`)),
+      r.last_error ? h('div', { class: 'small run-error' }, t('lastError', { message: r.last_error })) : null,
+      r.warnings.length ? h('details', { class: 'run-warnings small' }, h('summary', {}, t('warningsCount', { n: r.warnings.length })),
+        h('ul', {}, r.warnings.map((w) => h('li', {}, w)))) : null);
+    const rate = runRate(r);
+    set(3, rate === null ? h('span', { class: 'muted' }, '—')
+      : t('perSecond', { n: new Intl.NumberFormat(intlLocale(), { maximumFractionDigits: rate < 10 ? 1 : 0 }).format(rate) }));
+    set(4, r.errors ? h('span', { class: 'run-error' }, num(r.errors)) : num(0));
+    set(5, stampCell(r.started_at));
+    set(6, stampCell(r.ended_at));
+    set(7, r.workers.length === 0 ? h('span', { class: 'muted' }, '—') : h('ul', { class: 'workers' }, r.workers.map((w) => h('li', {},
+      h('div', { class: 'worker-name' }, w.name), h('div', { class: 'muted' }, t('workerItems', { items: num(w.items), batches: num(w.batches) }))))));
+    if (tr.dataset.status !== r.status) {
+      replace(tr.cells[8], activeRun(r) ? h('div', { class: 'actions' },
+        h('button', { type: 'button', class: 'small-btn danger run-cancel', onclick: (ev) => cancelRun(ev.currentTarget, runs.get(r.id)) }, t('cancelRun'))) : null);
+    }
+    tr.dataset.status = r.status;
+    tr.dataset.done = String(r.done);
+  };
+
+  // upsert shows r, in a new row at the top when it is new.
+  const upsert = (r) => {
+    runs.set(r.id, r);
+    let tr = rows.get(r.id);
+    if (!tr) {
+      tr = h('tr', { dataset: { id: r.id } }, columns.map((label, i) => h('td', { class: cellClass(i), 'data-label': label })));
+      rows.set(r.id, tr);
+      tbody.prepend(tr);
+    }
+    fill(tr, r);
+    table.hidden = false;
+    empty.hidden = true;
+  };
+
+  // sync shows a list of GET /runs, newest first.
+  const sync = (list) => {
+    const ids = new Set(list.map((r) => r.id));
+    for (const [id, tr] of rows) {
+      if (ids.has(id)) continue;
+      tr.remove();
+      rows.delete(id);
+      runs.delete(id);
+      streams.get(id)?.abort();
+    }
+    for (const r of [...list].reverse()) upsert(r);
+    table.hidden = rows.size === 0;
+    empty.hidden = rows.size > 0;
+  };
+
+  let refreshing = null;
+  const refresh = () => {
+    refreshing ||= api('GET', '/runs', { signal }).then((res) => {
+      note.hidden = true;
+      sync(res.runs);
+      followActive();
+    }).catch((e) => {
+      if (e?.name === 'AbortError' || (e instanceof ApiError && e.status === 401)) return;
+      replace(note, t('refreshFailed', { message: e.message }));
+      note.hidden = false;
+    }).finally(() => {
+      refreshing = null;
+    });
+    return refreshing;
+  };
+
+  // followRun reads the events of run id until it ends; then a stream is
+  // free for the next active run.
+  const followRun = async (id) => {
+    const ctl = new AbortController();
+    const stop = () => ctl.abort();
+    signal.addEventListener('abort', stop, { once: true });
+    streams.set(id, ctl);
+    followedAt.set(id, Date.now());
+    let complete = false;
+    try {
+      await follow(`/runs/${encodeURIComponent(id)}/events`, (e) => {
+        if (e.run && rows.has(id)) upsert(e.run);
+        if (e.type === 'complete') complete = true;
+      }, ctl.signal);
+    } catch {
+      // The poll shows the run until its stream is opened again.
+    } finally {
+      streams.delete(id);
+      signal.removeEventListener('abort', stop);
+    }
+    if (complete && !signal.aborted) refresh();
+  };
+
+  // followActive opens streams for the active runs not followed, newest
+  // first; a stream that ended without the run's end is opened again at
+  // the earliest after pollActive.
+  const followActive = () => {
+    for (const r of runs.values()) {
+      if (streams.size >= maxStreams) break;
+      if (!activeRun(r) || streams.has(r.id) || Date.now() - (followedAt.get(r.id) || 0) < pollActive) continue;
+      followRun(r.id);
+    }
+  };
+
+  let timer = 0;
+  const schedule = () => {
+    if (signal.aborted) return;
+    const unfollowed = [...runs.values()].some((r) => activeRun(r) && !streams.has(r.id));
+    timer = setTimeout(async () => {
+      if (!document.hidden) await refresh();
+      schedule();
+    }, unfollowed ? pollActive : pollIdle);
+  };
+  signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+
+  const submit = h('button', { type: 'submit', class: 'primary', id: 'run-submit' }, t('startRunButton'));
+  const form = h('form', { class: 'stack', id: 'run-form' }, opts.nodes, h('div', { class: 'row' }, submit));
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const body = opts.read(form);
+    if (!body) return;
+    body.kind = k;
+    const res = await run(submit, () => api('POST', '/runs', { body }));
+    if (!res || signal.aborted) return;
+    toast(t('runStarted', { n: num(res.run.total), kind: t(res.run.kind) }), 'success');
+    upsert(res.run);
+    followActive();
+  });
+
+  sync(list);
+  followActive();
+  schedule();
+  return [
+    heading,
+    h('p', { class: 'muted' }, t('runsIntro')),
+    empty, table, note,
+    h('section', { class: 'panel run-start' },
+      h('h2', {}, t('newRun')),
+      tabs(runKinds.map((x) => [x, t(x)]), k, (x) => `#/runs/${x}`),
+      form),
+  ];
 }
 
 // ---- browsing
@@ -903,6 +1186,7 @@ async function fetchTest() {
 const sections = [
   ['dashboard', '#/'],
   ['generate', '#/generate/posts'],
+  ['runs', '#/runs'],
   ['browse', '#/browse/posts'],
   ['history', '#/history'],
   ['templates', '#/templates'],
@@ -933,9 +1217,16 @@ function markNav() {
   }
 }
 
+// A view's streams and timers stop when the page shows another: views
+// take viewSignal() when they start, and route aborts it.
+let viewController = new AbortController();
+const viewSignal = () => viewController.signal;
+
 let routeSeq = 0;
 async function route() {
   const seq = ++routeSeq;
+  viewController.abort();
+  viewController = new AbortController();
   const [path, qs] = (location.hash.slice(1) || '/').split('?');
   const params = new URLSearchParams(qs || '');
   const parts = path.split('/').filter(Boolean);
@@ -947,6 +1238,7 @@ async function route() {
   try {
     switch (parts[0]) {
       case 'generate': view = await generateView(parts[1] || 'posts'); break;
+      case 'runs': view = await runsView(parts[1] || 'posts'); break;
       case 'browse': view = await browseView(parts[1] || 'posts', params); break;
       case 'post': view = await postView(parts[1]); break;
       case 'history': view = await historyView(params); break;

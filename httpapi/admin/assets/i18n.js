@@ -67,6 +67,17 @@ const en = {
   aiEnabled: 'Enabled', aiProvider: 'Provider', secondaryAI: 'Secondary detection', apiKeyOf: 'API key of {p}', noKey: 'no key stored',
   keyStored: 'Stored: {masked}', keyKeep: 'No key stored.', testConnection: 'Test connection', clearAICache: 'Clear detection cache',
   resetTimeSaved: 'Reset time saved', confirmResetTime: 'Reset the time and money saved to zero?',
+  runs: 'Runs', runsIntro: 'A run makes any number of items in batches of up to 500, as jobs of the server that survive a restart; this list follows them live.',
+  runsUnavailable: 'Runs are not set up on this server. They keep their jobs in the site’s SQLite or PostgreSQL database, which a server that keeps the site in memory or writes into WordPress does not have.',
+  runsUnavailableLink: 'Generate up to 500 items at a time without a run',
+  noRuns: 'No runs yet.', newRun: 'New run', startRunButton: 'Start run', noUpperLimit: 'No upper limit.', batchSize: 'Batch size',
+  batchSizeHint: 'Items per batch, 1 to 500; empty: the server’s default.', moreAsRun: 'More than 500? Start a run.',
+  rate: 'Rate', perSecond: '{n}/s', errors: 'Errors', started: 'Started', ended: 'Ended', workers: 'Workers',
+  workerItems: '{items} items, {batches} batches', doneOf: '{done} of {total}', lastError: 'Last error: {message}',
+  warningsCount: 'Warnings ({n})', cancelRun: 'Cancel run', keepRunning: 'Keep running',
+  confirmCancelRun: 'Cancel this run? Batches that have not started are skipped; what it made stays in the history.',
+  runStarted: '{kind}: run of {n} started.', refreshFailed: 'The list could not be refreshed: {message}',
+  run_queued: 'Queued', run_running: 'Running', run_succeeded: 'Succeeded', run_failed: 'Failed', run_cancelled: 'Cancelled',
 };
 
 const de = {
@@ -134,6 +145,17 @@ const de = {
   aiEnabled: 'Aktiviert', aiProvider: 'Anbieter', secondaryAI: 'Zweite Erkennung', apiKeyOf: 'API-Schlüssel von {p}', noKey: 'kein Schlüssel gespeichert',
   keyStored: 'Gespeichert: {masked}', keyKeep: 'Kein Schlüssel gespeichert.', testConnection: 'Verbindung testen', clearAICache: 'Erkennungs-Cache leeren',
   resetTimeSaved: 'Gesparte Zeit zurücksetzen', confirmResetTime: 'Gesparte Zeit und gespartes Geld auf null setzen?',
+  runs: 'Läufe', runsIntro: 'Ein Lauf erzeugt beliebig viele Elemente in Stapeln von bis zu 500, als Aufträge des Servers, die einen Neustart überstehen; diese Liste verfolgt sie live.',
+  runsUnavailable: 'Läufe sind auf diesem Server nicht eingerichtet. Sie halten ihre Aufträge in der SQLite- oder PostgreSQL-Datenbank der Website, die ein Server nicht hat, der die Website im Speicher hält oder in WordPress schreibt.',
+  runsUnavailableLink: 'Bis zu 500 Elemente auf einmal ohne Lauf erzeugen',
+  noRuns: 'Noch keine Läufe.', newRun: 'Neuer Lauf', startRunButton: 'Lauf starten', noUpperLimit: 'Ohne Obergrenze.', batchSize: 'Stapelgröße',
+  batchSizeHint: 'Elemente je Stapel, 1 bis 500; leer: Vorgabe des Servers.', moreAsRun: 'Mehr als 500? Einen Lauf starten.',
+  rate: 'Tempo', perSecond: '{n}/s', errors: 'Fehler', started: 'Begonnen', ended: 'Beendet', workers: 'Worker',
+  workerItems: '{items} Elemente, {batches} Stapel', doneOf: '{done} von {total}', lastError: 'Letzter Fehler: {message}',
+  warningsCount: 'Warnungen ({n})', cancelRun: 'Lauf abbrechen', keepRunning: 'Weiterlaufen lassen',
+  confirmCancelRun: 'Diesen Lauf abbrechen? Noch nicht begonnene Stapel entfallen; was er erzeugt hat, bleibt im Verlauf.',
+  runStarted: '{kind}: Lauf über {n} gestartet.', refreshFailed: 'Die Liste konnte nicht aktualisiert werden: {message}',
+  run_queued: 'Wartet', run_running: 'Läuft', run_succeeded: 'Fertig', run_failed: 'Fehlgeschlagen', run_cancelled: 'Abgebrochen',
 };
 
 const dictionaries = { en, de };
