@@ -50,7 +50,46 @@
 // (Options.PollInterval) instead of listening. River's tables take the
 // PostgreSQL schema of sqlstore.Options.Schema through the search path;
 // they do not take sqlstore's TablePrefix, the run tables of this package
-// do. MySQL has no River driver: New refuses it.
+// do. MySQL has no River driver: New refuses it as the run's database;
+// a WordPress site's MySQL holds the content of runs through
+// Options.Ledger (see below).
+//
+// # Content in another database: a WordPress site
+//
+// A WordPress site written through its database (contentgen/wphost)
+// keeps its content, and the history of a Generator over it, in MySQL or
+// MariaDB, which River cannot hold; the run's jobs and tables stay in a
+// SQLite or PostgreSQL database of sqlstore. Options.Ledger names the
+// site's database (a *wphost.Site is a Ledger), and a batch then commits
+// twice. First, in one transaction of the site's database: its content,
+// its history entries and a row of the site's table
+// prefix+"contentgen_run_batches" ((run, batch) primary key: the batch,
+// its worker, its items and warnings), which wphost.Open creates beside
+// contentgen's other tables. Second, in one transaction of the run's
+// database: the batch's record in the run's tables, its count, and the
+// completion of its job. A worker takes a batch by first reading the
+// site's record of it: when there is one (the process that made it died
+// between the two commits, and River ran the job again), the batch is
+// only counted and completed, whatever the run's status, since its
+// content exists; a batch is never made twice, as the site's primary key
+// undoes a second one. The count stays exactly once: the run's own
+// record of its batches is keyed likewise, and counting a batch the run
+// has counted changes nothing. Cancel and Resume reconcile the run with
+// the site's records, counting the batches the site holds and the run
+// has not (such as one whose job was given up after its content
+// committed), so that a resumed run queues only what the site lacks, and
+// one whose batches the site holds all is succeeded. Between a crash and
+// the rescue of its batch, the run's done count may lag the site by that
+// batch; it never runs ahead of it nor counts a batch twice. The site's
+// records stay after the run (one small row a batch); wphost.Uninstall
+// drops them with contentgen's other tables.
+//
+// A site reached through its REST API (contentgen/wphost/wprest) has no
+// transaction that could hold a batch with its record: a batch killed
+// halfway would leave part of its posts, and one run again would make
+// them twice. Runs are not offered there: the example server answers
+// POST /runs with 503 not_configured saying so, and the command line
+// refuses with the same reason.
 //
 // Runs of posts, terms and users are supported; comments, whose count is
 // per post, are not yet.

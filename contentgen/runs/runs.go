@@ -131,6 +131,11 @@ type Options struct {
 	Now func() time.Time
 	// Logger receives failures of batches; nil discards them.
 	Logger *slog.Logger
+	// Ledger is the database of the Generator's content when it is not
+	// the run's database, such as the *wphost.Site of a WordPress site
+	// written through its database; nil means the run's database holds
+	// the content too (see Ledger).
+	Ledger Ledger
 }
 
 func (o *Options) withDefaults() (Options, error) {
@@ -208,7 +213,8 @@ func (batchArgs) Kind() string { return jobKind }
 
 // New returns a Service keeping its runs in db, made by gen, whose host
 // and history must be db's (db.Host, and New(host, nil, ...)) for a batch
-// to commit with its content. It creates the tables of River and of runs
+// to commit with its content, or, with Options.Ledger, the Ledger's (a
+// WordPress site's: wphost's Site.Host). It creates the tables of River and of runs
 // when missing. Start it to work on batches; Stop it before closing db.
 func New(ctx context.Context, db *sqlstore.DB, gen *contentgen.Generator, opts *Options) (*Service, error) {
 	if db == nil || gen == nil {
@@ -547,6 +553,15 @@ func (s *Service) Cancel(ctx context.Context, id string) (*Run, error) {
 		string(StatusCancelled), s.o.Now().UnixMicro(), id, string(StatusQueued), string(StatusRunning)); err != nil {
 		return nil, fmt.Errorf("runs: cancelling: %w", err)
 	}
+	if s.o.Ledger != nil {
+		// A batch whose content the site holds stays counted, though
+		// its job will not run again.
+		if r, err := s.Get(ctx, id); err != nil {
+			return nil, err
+		} else if _, err := s.reconcile(ctx, r); err != nil {
+			return nil, err
+		}
+	}
 	s.notify()
 	return s.Get(ctx, id)
 }
@@ -562,6 +577,15 @@ func (s *Service) Resume(ctx context.Context, id string) (*Run, error) {
 	}
 	if r.Status != StatusCancelled && r.Status != StatusFailed {
 		return r, nil
+	}
+	if s.o.Ledger != nil {
+		// Batches the site holds are counted, not queued again.
+		if done, err := s.reconcile(ctx, r); err != nil || done {
+			if err != nil {
+				return nil, err
+			}
+			return s.Get(ctx, id)
+		}
 	}
 	err = s.db.InTx(ctx, func(ctx context.Context) error {
 		return s.db.WithSQLTx(ctx, func(tx *sql.Tx) error {

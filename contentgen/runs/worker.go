@@ -26,6 +26,9 @@ var errSkip = errors.New("runs: batch not to be done")
 // transaction.
 func (w *batchWorker) Work(ctx context.Context, job *river.Job[batchArgs]) error {
 	s := w.s
+	if s.o.Ledger != nil {
+		return s.workLedger(ctx, job)
+	}
 	r, err := s.Get(ctx, job.Args.Run)
 	if errors.Is(err, contentgen.ErrNotFound) {
 		return river.JobCancel(err)
@@ -36,12 +39,8 @@ func (w *batchWorker) Work(ctx context.Context, job *river.Job[batchArgs]) error
 	if r.Status.Final() || job.Args.Batch >= r.Batches {
 		return nil
 	}
-	if r.Status == StatusQueued {
-		if _, err := s.db.WritePool().ExecContext(ctx, s.q(`UPDATE `+s.t.runs+` SET status = ?, started_at = ? WHERE id = ? AND status = ?`),
-			string(StatusRunning), s.o.Now().UnixMicro(), r.ID, string(StatusQueued)); err != nil {
-			return fmt.Errorf("runs: starting run %s: %w", r.ID, err)
-		}
-		s.notify()
+	if err := s.started(ctx, r); err != nil {
+		return err
 	}
 	err = s.db.InTx(ctx, func(ctx context.Context) error {
 		var skip bool
@@ -67,28 +66,13 @@ func (w *batchWorker) Work(ctx context.Context, job *river.Job[batchArgs]) error
 			return err
 		}
 		return s.db.WithSQLTx(ctx, func(tx *sql.Tx) error {
-			res, err := tx.ExecContext(ctx, s.q(`INSERT INTO `+s.t.batches+` (run_id, batch, worker, items, finished_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
-				r.ID, job.Args.Batch, s.WorkerName(), items, s.o.Now().UnixMicro())
+			counted, err := s.count(ctx, tx, r.ID, job.Args.Batch, s.WorkerName(), items, warnings)
 			if err != nil {
-				return fmt.Errorf("runs: recording batch %d of run %s: %w", job.Args.Batch, r.ID, err)
+				return err
 			}
-			if n, _ := res.RowsAffected(); n == 0 {
+			if !counted {
 				// Another worker recorded it first: undo this one's.
 				return errSkip
-			}
-			now := s.o.Now().UnixMicro()
-			if _, err := tx.ExecContext(ctx, s.q(`UPDATE `+s.t.runs+` SET done = done + ?,
-				status = CASE WHEN done + ? >= total AND status IN (?, ?) THEN ? ELSE status END,
-				ended_at = CASE WHEN done + ? >= total AND status IN (?, ?) THEN ? ELSE ended_at END
-				WHERE id = ?`),
-				items, items, string(StatusQueued), string(StatusRunning), string(StatusSucceeded),
-				items, string(StatusQueued), string(StatusRunning), now, r.ID); err != nil {
-				return fmt.Errorf("runs: counting batch %d of run %s: %w", job.Args.Batch, r.ID, err)
-			}
-			for _, m := range warnings {
-				if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO `+s.t.warnings+` (run_id, message) VALUES (?, ?) ON CONFLICT DO NOTHING`), r.ID, m); err != nil {
-					return fmt.Errorf("runs: recording warnings of run %s: %w", r.ID, err)
-				}
 			}
 			return s.complete(ctx, tx, job)
 		})
@@ -105,6 +89,49 @@ func (w *batchWorker) Work(ctx context.Context, job *river.Job[batchArgs]) error
 	}
 	s.notify()
 	return nil
+}
+
+// started sets run r running when it is queued.
+func (s *Service) started(ctx context.Context, r *Run) error {
+	if r.Status != StatusQueued {
+		return nil
+	}
+	if _, err := s.db.WritePool().ExecContext(ctx, s.q(`UPDATE `+s.t.runs+` SET status = ?, started_at = ? WHERE id = ? AND status = ?`),
+		string(StatusRunning), s.o.Now().UnixMicro(), r.ID, string(StatusQueued)); err != nil {
+		return fmt.Errorf("runs: starting run %s: %w", r.ID, err)
+	}
+	s.notify()
+	return nil
+}
+
+// count records, in tx, batch b of run as made by worker with items
+// items, adds them to the run's done count (the last batch sets it
+// succeeded) and keeps the warnings. It reports false, changing nothing,
+// when the batch is recorded already: a batch counts once.
+func (s *Service) count(ctx context.Context, tx *sql.Tx, run string, b int64, worker string, items int, warnings []string) (bool, error) {
+	res, err := tx.ExecContext(ctx, s.q(`INSERT INTO `+s.t.batches+` (run_id, batch, worker, items, finished_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
+		run, b, worker, items, s.o.Now().UnixMicro())
+	if err != nil {
+		return false, fmt.Errorf("runs: recording batch %d of run %s: %w", b, run, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return false, nil
+	}
+	now := s.o.Now().UnixMicro()
+	if _, err := tx.ExecContext(ctx, s.q(`UPDATE `+s.t.runs+` SET done = done + ?,
+		status = CASE WHEN done + ? >= total AND status IN (?, ?) THEN ? ELSE status END,
+		ended_at = CASE WHEN done + ? >= total AND status IN (?, ?) THEN ? ELSE ended_at END
+		WHERE id = ?`),
+		items, items, string(StatusQueued), string(StatusRunning), string(StatusSucceeded),
+		items, string(StatusQueued), string(StatusRunning), now, run); err != nil {
+		return false, fmt.Errorf("runs: counting batch %d of run %s: %w", b, run, err)
+	}
+	for _, m := range warnings {
+		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO `+s.t.warnings+` (run_id, message) VALUES (?, ?) ON CONFLICT DO NOTHING`), run, m); err != nil {
+			return false, fmt.Errorf("runs: recording warnings of run %s: %w", run, err)
+		}
+	}
+	return true, nil
 }
 
 // complete completes the running job in tx.

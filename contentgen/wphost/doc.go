@@ -18,9 +18,25 @@
 // context=edit; Site.Refresh reads them again), the go-sql-driver/mysql
 // DSN of the database, the table prefix ("wp_" by default) and,
 // optionally, the uploads directory, where StoreMedia writes files.
-// The tables of contentgen itself (history, templates, state) are created
-// in the same database, named with the site's prefix and "contentgen_"
-// (wp_contentgen_history, ...), through contentgen/sqlstore.
+// The tables of contentgen itself are created in the same database,
+// named with the site's prefix and "contentgen_": the history, templates
+// and state through contentgen/sqlstore (wp_contentgen_history, ...), and
+// by Open itself the lock of its writes (wp_contentgen_wplock) and the
+// record of the batches of runs (wp_contentgen_run_batches).
+//
+// # Runs
+//
+// A run of contentgen/runs (generation of any size, in batches that
+// survive a crash) keeps its jobs in SQLite or PostgreSQL, as River has
+// no MySQL driver, and its content here; the Site is the run's Ledger
+// (runs.Options.Ledger). Each batch commits its posts, their history
+// entries and its record (RecordRunBatch: the table
+// prefix+"contentgen_run_batches", keyed by run and batch, created by
+// Open as the other tables of contentgen) in one transaction of the
+// site's database (InTx); a batch run again after a crash reads its
+// record (RunBatches) and is counted without being made twice. The
+// REST path (contentgen/wphost/wprest) has no such transaction and
+// cannot hold runs.
 //
 // # Leaving no trace
 //

@@ -134,6 +134,8 @@ type tables struct {
 	posts, postmeta, terms, termmeta, termTaxonomy string
 	termRels, users, usermeta, comments            string
 	commentmeta, options, links, lock              string
+	// runBatches records the batches of runs (runbatches.go).
+	runBatches string
 }
 
 func newTables(p string) tables {
@@ -142,12 +144,13 @@ func newTables(p string) tables {
 		termTaxonomy: p + "term_taxonomy", termRels: p + "term_relationships", users: p + "users",
 		usermeta: p + "usermeta", comments: p + "comments", commentmeta: p + "commentmeta",
 		options: p + "options", links: p + "links", lock: p + "contentgen_wplock",
+		runBatches: p + "contentgen_run_batches",
 	}
 }
 
 // Open connects to the site's database, creates the tables of contentgen
-// there (history, templates, state: prefix + "contentgen_" + name) when
-// missing, reads the site's options and discovers its post types and
+// there (history, templates, state, the record of the batches of runs:
+// prefix + "contentgen_" + name) when missing, reads the site's options and discovers its post types and
 // taxonomies through the REST API.
 func Open(ctx context.Context, o *Options) (*Site, error) {
 	c, err := o.withDefaults()
@@ -225,6 +228,9 @@ func (s *Site) load(ctx context.Context) error {
 	}
 	if _, err := q.ExecContext(ctx, "INSERT IGNORE INTO "+s.t.lock+" (name) VALUES ('write')"); err != nil {
 		return fmt.Errorf("wphost: filling %s: %w", s.t.lock, err)
+	}
+	if _, err := q.ExecContext(ctx, runBatchesDDL(s.t.runBatches)); err != nil {
+		return fmt.Errorf("wphost: creating %s: %w", s.t.runBatches, err)
 	}
 	return s.Refresh(ctx)
 }
