@@ -90,12 +90,18 @@ func (g *Generator) writeOnce(ctx context.Context, b batchWrite, attempt int) ([
 	return ids, err
 }
 
-// recordHistory adds entries to the history store.
+// recordHistory adds entries to the history store. The entries of a
+// batch are made for it and only their IDs are read afterwards, so a store
+// that can adopt them does, sparing a copy of every meta map.
 func (g *Generator) recordHistory(ctx context.Context, entries []history.Entry) error {
 	if len(entries) == 0 {
 		return nil
 	}
-	if err := g.hist.Add(ctx, entries); err != nil {
+	add := g.hist.Add
+	if a, ok := g.hist.(history.Adopter); ok {
+		add = a.Adopt
+	}
+	if err := add(ctx, entries); err != nil {
 		return failed(err, "recording history")
 	}
 	return nil

@@ -133,3 +133,13 @@ type Store interface {
 	// created at or after since.
 	Stats(ctx context.Context, since time.Time) (Stats, error)
 }
+
+// An Adopter is a Store that can take entries over instead of copying
+// them, for callers that build each batch afresh and let go of it.
+type Adopter interface {
+	Store
+	// Adopt is Add, except that the store may keep the entries' Meta maps,
+	// and the lists and maps in them, as its own: the caller must not
+	// change them once Adopt was called, whatever it returns.
+	Adopt(ctx context.Context, entries []Entry) error
+}

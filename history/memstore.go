@@ -36,8 +36,21 @@ func NewMemStore(now func() time.Time) *MemStore {
 	return &MemStore{now: now, index: map[string]int{}}
 }
 
+var _ Adopter = (*MemStore)(nil)
+
 // Add implements Store.
 func (s *MemStore) Add(ctx context.Context, entries []Entry) error {
+	return s.add(ctx, entries, true)
+}
+
+// Adopt implements Adopter: the store keeps the entries' Meta maps as
+// they are, without the copy Add makes.
+func (s *MemStore) Adopt(ctx context.Context, entries []Entry) error {
+	return s.add(ctx, entries, false)
+}
+
+// add stores entries, with copies of their meta when clone is set.
+func (s *MemStore) add(ctx context.Context, entries []Entry, clone bool) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -59,7 +72,11 @@ func (s *MemStore) Add(ctx context.Context, entries []Entry) error {
 			e.CreatedAt = now
 		}
 		s.index[e.ID] = len(s.entries)
-		s.entries = append(s.entries, cloneEntry(*e))
+		if clone {
+			s.entries = append(s.entries, cloneEntry(*e))
+		} else {
+			s.entries = append(s.entries, *e)
+		}
 	}
 	return nil
 }

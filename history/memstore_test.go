@@ -40,6 +40,56 @@ func TestMemStoreIDsAreRandomUUIDs(t *testing.T) {
 	}
 }
 
+// TestMemStoreAdopt runs the suite against Adopt: the Add of adopting
+// hands the store copies that the suite's entries do not share.
+func TestMemStoreAdopt(t *testing.T) {
+	historytest.RunWithClock(t, func(_ *testing.T, now func() time.Time) history.Store {
+		return adopting{history.NewMemStore(now)}
+	})
+}
+
+// adopting is a MemStore whose Add adopts copies of the entries and
+// writes the assigned IDs and times back, as Add does.
+type adopting struct{ *history.MemStore }
+
+func (s adopting) Add(ctx context.Context, entries []history.Entry) error {
+	own := make([]history.Entry, len(entries))
+	for i, e := range entries {
+		own[i] = e
+		if e.Meta != nil {
+			own[i].Meta = deepCopy(e.Meta).(map[string]any)
+		}
+	}
+	if err := s.Adopt(ctx, own); err != nil {
+		return err
+	}
+	for i := range entries {
+		entries[i].ID, entries[i].CreatedAt = own[i].ID, own[i].CreatedAt
+	}
+	return nil
+}
+
+// deepCopy copies the lists and maps of a meta value.
+func deepCopy(v any) any {
+	switch v := v.(type) {
+	case []string:
+		return append(make([]string, 0, len(v)), v...)
+	case []any:
+		out := make([]any, len(v))
+		for i := range v {
+			out[i] = deepCopy(v[i])
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[k] = deepCopy(x)
+		}
+		return out
+	}
+	return v
+}
+
 func TestMemStoreWallClock(t *testing.T) {
 	historytest.Run(t, func(*testing.T) history.Store {
 		return history.NewMemStore(nil)
