@@ -178,7 +178,7 @@ func TestBrowserRuns(t *testing.T) {
 		chromedp.EmulateViewport(1280, 900),
 	)
 	require.Contains(t, text(row(posts)), "5 of 12")
-	require.Contains(t, text(row(posts)), "test-worker")
+	require.Contains(t, text(row(posts)+` .workers`), "test-worker\n5 items, 1 batch", "the worker and what it made")
 	s.images.release()
 	step("succeeded",
 		poll(`!!document.querySelector('`+row(posts)+`[data-status="succeeded"][data-done="12"]')`),
@@ -187,6 +187,7 @@ func TestBrowserRuns(t *testing.T) {
 	)
 	require.Contains(t, text(row(posts)), "12 of 12")
 	require.Contains(t, text(row(posts)), "Succeeded")
+	require.Contains(t, text(row(posts)+` .workers`), "12 items, 3 batches")
 	require.Contains(t, text(row(posts)), "/s", "a finished run shows its rate")
 	require.Zero(t, count(row(posts)+` .run-cancel`))
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const p = document.querySelector('`+row(posts)+` progress'); return [p.value, p.max]; })()`))

@@ -72,6 +72,8 @@ function confirmDialog(question, confirmLabel, dismissLabel) {
 
 const intlLocale = () => (lang() === 'de' ? 'de-DE' : 'en-US');
 const num = (n) => new Intl.NumberFormat(intlLocale()).format(n ?? 0);
+// tn is the text of key for the count n: key_one for one, key otherwise.
+const tn = (key, n) => t(n === 1 ? `${key}_one` : key, { n: num(n) });
 const money = (amount, currency) => new Intl.NumberFormat(intlLocale(), { style: 'currency', currency: currency || 'USD' }).format(amount ?? 0);
 
 function pager(page, pages, go) {
@@ -555,7 +557,7 @@ async function runsView(kind) {
     set(5, stampCell(r.started_at));
     set(6, stampCell(r.ended_at));
     set(7, r.workers.length === 0 ? h('span', { class: 'muted' }, '—') : h('ul', { class: 'workers' }, r.workers.map((w) => h('li', {},
-      h('div', { class: 'worker-name' }, w.name), h('div', { class: 'muted' }, t('workerItems', { items: num(w.items), batches: num(w.batches) }))))));
+      h('div', { class: 'worker-name' }, w.name), h('div', { class: 'muted' }, `${tn('nItems', w.items)}, ${tn('nBatches', w.batches)}`)))));
     if (tr.dataset.status !== r.status) {
       replace(tr.cells[8], activeRun(r) ? h('div', { class: 'actions' },
         h('button', { type: 'button', class: 'small-btn danger run-cancel', onclick: (ev) => cancelRun(ev.currentTarget, runs.get(r.id)) }, t('cancelRun'))) : null);
