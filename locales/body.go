@@ -163,7 +163,10 @@ func (w *Writer) Body(o HTMLOptions, f markup.Format) string {
 			if i > 0 && i < n-1 {
 				section++
 			}
-			w.appendLexParagraph(lead, w.p.lex.plans[w.d.kind].body, w.between(3, 6))
+			// The opening and the closing say their thing once; a middle
+			// paragraph may come back to its role.
+			again := i > 0 && (i < n-1 || n < 3)
+			w.appendLexParagraph(lead, w.p.lex.plans[w.d.kind].body, w.between(3, 6), again)
 		} else {
 			w.appendParagraphText(w.between(3, 6))
 		}
@@ -233,6 +236,9 @@ func (w *Writer) writeList(d *markup.Doc, ordered bool) {
 		w.buf = d.OpenItem(w.buf)
 		start := len(w.buf)
 		if item != nil {
+			// An item's bound slots ({thing1.a} ({thing1.price})) name
+			// one entry, the next item the next one.
+			w.unbind()
 			w.appendFrame(item)
 		} else if w.src == RealText {
 			w.appendPattern(&w.p.clauses[w.r.IntN(len(w.p.clauses))], true)

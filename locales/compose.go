@@ -1,6 +1,7 @@
 package locales
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -76,7 +77,10 @@ type docState struct {
 	kind    int
 	focus   [nLexTypes]int32
 	bound   [nLexTypes][10]int32
+	// used are the frames the writer used, in this document and the ones
+	// before; docUsed those of this document.
 	used    []uint64
+	docUsed []uint64
 	// recent are the last entries drawn, not drawn again soon.
 	recent [8]int32
 	nrec   int
@@ -89,6 +93,18 @@ type docState struct {
 	// list index and word index, npicks of them.
 	picks  [4][2]int
 	npicks int
+	// pool are the entries the document draws from, by type: its
+	// subject's own when the subject has a block of that type, else its
+	// topic's.
+	pool [nLexTypes][]int32
+	// seed fixes the numbers and choices in the text of the document's
+	// entries (see appendField).
+	seed uint64
+	// themes are the themes of the frames written (bit theme).
+	themes uint64
+	// gender is the gender {g} drew for the next name: 0 none, 1 a
+	// woman's, 2 a man's.
+	gender uint8
 }
 
 // docPick returns the document's word of list k of n words, drawn on its
@@ -117,27 +133,49 @@ func (w *Writer) lex() *lexicon {
 
 // planDoc starts a new document about the writer's topic (or a random one)
 // of a random kind, with a random focus entry of every type.
-func (w *Writer) planDoc() {
+func (w *Writer) planDoc() { w.planDocAbout(-1) }
+
+// planDocAbout starts a new document about the subject entry subject (a
+// random one of the topic when negative).
+func (w *Writer) planDocAbout(subject int32) {
 	lx := w.p.lex
 	d := &w.d
 	d.planned = true
-	if w.topic != nil {
+	switch {
+	case subject >= 0:
+		d.topic = int(lx.entries[subject].topic)
+	case w.topic != nil:
 		d.topic = w.ti
-	} else {
+	default:
 		d.topic = w.r.IntN(len(lx.byTopic))
 	}
 	kinds := lx.topicKinds[d.topic]
 	d.kind = int(kinds[w.r.IntN(len(kinds))])
+	if subject < 0 {
+		list := lx.byTopic[d.topic][lexSubject]
+		subject = list[w.r.IntN(len(list))]
+	}
+	own := lx.subjPool[subject]
+	for t := range d.pool {
+		d.pool[t] = lx.byTopic[d.topic][t]
+		if own != nil && len(own[t]) > 0 {
+			d.pool[t] = own[t]
+		}
+	}
 	for t := range d.focus {
-		list := lx.byTopic[d.topic][t]
+		list := d.pool[t]
 		d.focus[t] = list[w.r.IntN(len(list))]
 	}
+	d.focus[lexSubject] = subject
+	d.seed = w.r.Uint64()
 	// Frames used stay marked from one document to the next, so the
 	// documents of one writer do not share sentences until a list runs out.
 	if need := (lx.nFrames + 63) / 64; len(d.used) < need {
 		d.used = make([]uint64, need)
+		d.docUsed = make([]uint64, need)
 	}
-	d.nrec, d.npicks, d.seq = 0, 0, -1
+	clear(d.docUsed)
+	d.nrec, d.npicks, d.seq, d.themes, d.gender = 0, 0, -1, 0, 0
 	w.unbind()
 }
 
@@ -148,6 +186,7 @@ func (w *Writer) ensureDoc() {
 }
 
 func (w *Writer) unbind() {
+	w.d.themes &^= w.p.lex.sectionThemes
 	for t := range w.d.bound {
 		for k := range w.d.bound[t] {
 			w.d.bound[t][k] = -1
@@ -157,60 +196,164 @@ func (w *Writer) unbind() {
 
 // pickFrame draws a frame of list, avoiding frames the writer used: the
 // one drawn, or the next unused one after it (one draw). When every frame
-// of the list has been used, the frames with words to draw are free again,
-// and the fixed ones, which would repeat a sentence word for word, only
-// once they too have all been used.
+// of the list has been used, the frames not used in this document are
+// free again; when the document has used them all, the frames with words
+// to draw, which do not read the same twice, and only then every frame.
+// A frame whose slots the document cannot fill (a skill where the entries
+// have none, a theme already told) is passed over.
 func (w *Writer) pickFrame(list []frame) *frame {
 	i := w.r.IntN(len(list))
 	f := w.nextUnused(list, i)
 	if f == nil {
 		for k := range list {
-			if !list[k].fixed {
-				w.unmarkFrame(&list[k])
-			}
+			w.unmarkFrame(&list[k])
 		}
 		if f = w.nextUnused(list, i); f == nil {
-			for k := range list {
-				w.unmarkFrame(&list[k])
-			}
-			f = &list[i]
+			f = w.nextFitting(list, i)
 		}
 	}
-	w.markFrame(f)
+	w.useFrame(f)
 	return f
 }
 
 // nextUnused returns the first frame of list from i on, wrapping around,
-// that the writer has not used, or nil.
+// that the writer has not used and can write, or nil.
 func (w *Writer) nextUnused(list []frame, i int) *frame {
 	for k := range list {
-		if f := &list[(i+k)%len(list)]; !w.usedFrame(f) {
+		if f := &list[(i+k)%len(list)]; !w.usedFrame(f) && !w.docUsedFrame(f) && w.fits(f) {
 			return f
 		}
 	}
 	return nil
 }
 
-func (w *Writer) usedFrame(f *frame) bool { return w.d.used[f.id>>6]&(1<<(f.id&63)) != 0 }
-func (w *Writer) markFrame(f *frame)      { w.d.used[f.id>>6] |= 1 << (f.id & 63) }
-func (w *Writer) unmarkFrame(f *frame)    { w.d.used[f.id>>6] &^= 1 << (f.id & 63) }
+// nextFitting returns the first frame of list from i on that the
+// document can write, in this order of preference: with words to draw
+// (which do not read the same twice) and of a theme not told yet, of a
+// theme not told yet, with words to draw, any whose slots it can fill;
+// else list[i].
+func (w *Writer) nextFitting(list []frame, i int) *frame {
+	for pass := range 4 {
+		for k := range list {
+			f := &list[(i+k)%len(list)]
+			if pass&1 == 0 && f.fixed {
+				continue
+			}
+			if pass < 2 && w.fits(f) || pass >= 2 && (!f.cons || w.slotsFit(f)) {
+				return f
+			}
+		}
+	}
+	return &list[i]
+}
 
-// drawEntry draws an entry of type t of the document's topic, other than
-// the focus and the entries drawn last.
-func (w *Writer) drawEntry(t uint8) int32 {
+// fits reports whether the document can write f: its theme is not told
+// yet, and its slots find entries with their tags and fields.
+func (w *Writer) fits(f *frame) bool {
+	if f.theme != 0 && w.d.themes&(1<<f.theme) != 0 {
+		return false
+	}
+	return !f.cons || w.slotsFit(f)
+}
+
+func (w *Writer) slotsFit(f *frame) bool {
 	d := &w.d
-	list := w.p.lex.byTopic[d.topic][t]
+	for i := range f.toks {
+		t := &f.toks[i]
+		if t.kind != fEntry || t.tags == 0 && t.need == 0 {
+			continue
+		}
+		e := int32(-1)
+		switch {
+		case t.focus:
+			e = d.focus[t.typ]
+		case t.bind > 0:
+			e = d.bound[t.typ][t.bind]
+		}
+		if e >= 0 {
+			if !w.p.lex.entries[e].suits(t.tags, t.need) {
+				return false
+			}
+			continue
+		}
+		if !slices.ContainsFunc(d.pool[t.typ], func(e int32) bool { return w.p.lex.entries[e].suits(t.tags, t.need) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// suits reports whether the entry has one of tags (any when 0) and every
+// field of need.
+func (en *lexEntry) suits(tags uint16, need uint32) bool {
+	return (tags == 0 || en.tags&tags != 0) && en.has&need == need
+}
+
+func (w *Writer) useFrame(f *frame) {
+	if w.picked != nil {
+		w.picked(f)
+	}
+	w.markFrame(f)
+	if f.theme != 0 {
+		w.d.themes |= 1 << f.theme
+	}
+}
+
+func (w *Writer) usedFrame(f *frame) bool    { return w.d.used[f.id>>6]&(1<<(f.id&63)) != 0 }
+func (w *Writer) docUsedFrame(f *frame) bool { return w.d.docUsed[f.id>>6]&(1<<(f.id&63)) != 0 }
+func (w *Writer) markFrame(f *frame) {
+	w.d.used[f.id>>6] |= 1 << (f.id & 63)
+	w.d.docUsed[f.id>>6] |= 1 << (f.id & 63)
+}
+func (w *Writer) unmarkFrame(f *frame) { w.d.used[f.id>>6] &^= 1 << (f.id & 63) }
+
+// drawEntry draws an entry of type t of the document's pool, other than
+// the focus and the entries drawn last, with one of tags (any when 0) and
+// the fields of need.
+func (w *Writer) drawEntry(t uint8, tags uint16, need uint32) int32 {
+	d := &w.d
+	lx := w.p.lex
+	list := d.pool[t]
 	if d.seq >= 0 {
 		// Items of a list: the entries in turn, from a random start.
-		e := list[(d.seq+d.seqN)%len(list)]
+		for k := range list {
+			e := list[(d.seq+d.seqN+k)%len(list)]
+			if lx.entries[e].suits(tags, need) {
+				d.seqN += k + 1
+				return e
+			}
+		}
 		d.seqN++
-		return e
+		return list[(d.seq+d.seqN-1)%len(list)]
 	}
 	var e int32
-	for try := 0; try < 3; try++ {
-		e = list[w.r.IntN(len(list))]
-		if e != d.focus[t] && !w.recent(e) {
-			break
+	if tags == 0 && need == 0 {
+		for try := 0; try < 3; try++ {
+			e = list[w.r.IntN(len(list))]
+			if e != d.focus[t] && !w.recent(e) {
+				break
+			}
+		}
+	} else {
+		// The first entry that suits, from a random start: one not drawn
+		// lately if there is one.
+		start := w.r.IntN(len(list))
+		e = -1
+		for k := range list {
+			c := list[(start+k)%len(list)]
+			if !lx.entries[c].suits(tags, need) {
+				continue
+			}
+			if e < 0 {
+				e = c
+			}
+			if c != d.focus[t] && !w.recent(c) {
+				e = c
+				break
+			}
+		}
+		if e < 0 {
+			e = list[start]
 		}
 	}
 	d.recent[d.nrec%len(d.recent)] = e
@@ -245,37 +388,60 @@ func (w *Writer) appendFrame(f *frame) {
 			case t.bind > 0:
 				e = d.bound[t.typ][t.bind]
 				if e < 0 {
-					e = w.drawEntry(t.typ)
+					e = w.drawEntry(t.typ, t.tags, t.need)
 					d.bound[t.typ][t.bind] = e
 				}
 			default:
-				e = w.drawEntry(t.typ)
+				e = w.drawEntry(t.typ, t.tags, t.need)
 			}
 			if w.trace != nil {
 				w.trace(t, e)
 			}
 			en := &lx.entries[e]
+			field := int(t.field)
+			if t.falts != nil {
+				// {role.sg|fsg}: the field of the class before it (a
+				// woman's name), the first when the entry has not that one.
+				if k := int(d.last); k < len(t.falts) && en.fields[t.falts[k]] != "" {
+					field = int(t.falts[k])
+				}
+			}
 			at := len(w.buf)
-			w.buf = append(w.buf, en.fields[t.field]...)
+			w.appendField(e, en, field)
 			if t.upper {
 				w.upperAt(at)
 			}
-			d.last = en.classes[t.field]
+			d.last = en.classes[field]
 		case fAgree:
 			k := int(d.last)
 			if k >= len(t.alts) {
 				k = 0
 			}
 			w.buf = append(w.buf, t.alts[k]...)
+		case fChoice:
+			w.buf = append(w.buf, t.alts[w.r.IntN(len(t.alts))]...)
 		case fNum:
-			w.buf = appendInt(w.buf, roundNum(w.between(t.lo, t.hi), t.hi-t.lo))
-		case fName:
-			w.appendPerson()
-		case fFirst:
-			if w.r.IntN(2) == 0 {
+			w.appendNum(&t.num, w.r.Uint64())
+		case fGender:
+			d.gender = uint8(1 + w.r.IntN(2))
+			d.last = uint8(lx.nameClass[d.gender-1])
+		case fName, fFirst:
+			female := w.r.IntN(2) == 0
+			if d.gender != 0 {
+				female, d.gender = d.gender == 1, 0
+			}
+			if t.kind == fName {
+				w.appendPersonOf(female)
+			} else if female {
 				w.buf = append(w.buf, w.pick(w.p.female)...)
 			} else {
 				w.buf = append(w.buf, w.pick(w.p.male)...)
+			}
+			if c := lx.nameClass; c[0] >= 0 {
+				d.last = uint8(c[0])
+				if !female {
+					d.last = uint8(c[1])
+				}
 			}
 		case fList:
 			list := w.p.lists[t.lo]
@@ -288,6 +454,66 @@ func (w *Writer) appendFrame(f *frame) {
 	}
 }
 
+// appendField appends field fi of entry e. The numbers, choices and list
+// words of its text are drawn from the document's seed and their place in
+// the entry, so an entry reads the same in every sentence of a post ("the
+// 12 km loop" stays 12 km) and differently in the next post.
+func (w *Writer) appendField(e int32, en *lexEntry, fi int) {
+	if en.dyn == nil || en.dyn[fi] == nil {
+		w.buf = append(w.buf, en.fields[fi]...)
+		return
+	}
+	k := uint64(0)
+	for i := range en.dyn[fi] {
+		s := &en.dyn[fi][i]
+		if s.kind == dLit {
+			w.buf = append(w.buf, s.text...)
+			continue
+		}
+		k++
+		h := mix64(w.d.seed ^ uint64(e)<<16 ^ k)
+		switch s.kind {
+		case dNum:
+			w.appendNum(&s.num, h)
+		case dChoice:
+			w.buf = append(w.buf, s.alts[h%uint64(len(s.alts))]...)
+		case dList:
+			list := w.p.lists[s.list]
+			w.buf = append(w.buf, list[h%uint64(len(list))]...)
+		}
+	}
+}
+
+// appendNum appends the number of n that h chooses, padded to n.pad digits
+// and grouped as the locale groups digits (years are not).
+func (w *Writer) appendNum(n *numSpec, h uint64) {
+	v := n.lo + int(h%uint64((n.hi-n.lo)/n.step+1))*n.step
+	if v >= 10000 || v >= 1000 && (v < 1900 || v > 2100) {
+		w.buf = w.p.appendNumber(w.buf, float64(v), 0)
+		return
+	}
+	for p := int(n.pad) - digits(v); p > 0; p-- {
+		w.buf = append(w.buf, '0')
+	}
+	w.buf = appendInt(w.buf, v)
+}
+
+func digits(v int) int {
+	n := 1
+	for ; v >= 10; v /= 10 {
+		n++
+	}
+	return n
+}
+
+// mix64 is SplitMix64's finaliser: a well-spread hash of x.
+func mix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
 // appendLexSentence appends one sentence of a frame of list, capitalised.
 func (w *Writer) appendLexSentence(list []frame) {
 	start := len(w.buf)
@@ -296,9 +522,10 @@ func (w *Writer) appendLexSentence(list []frame) {
 }
 
 // appendLexParagraph appends k sentences: the first of lead, the others of
-// lead or of body, the general frames of the document's kind.
-func (w *Writer) appendLexParagraph(lead, body []frame, k int) {
-	leadAgain := false
+// lead (once at most, when again is set) or of body, the general frames of
+// the document's kind.
+func (w *Writer) appendLexParagraph(lead, body []frame, k int, again bool) {
+	leadAgain := !again
 	for i := 0; i < k; i++ {
 		if i > 0 {
 			w.space()
@@ -311,8 +538,8 @@ func (w *Writer) appendLexParagraph(lead, body []frame, k int) {
 		// one drawn is still unused; else a general one.
 		if !leadAgain && w.r.IntN(2) == 0 {
 			leadAgain = true
-			if f := &lead[w.r.IntN(len(lead))]; !w.usedFrame(f) {
-				w.markFrame(f)
+			if f := &lead[w.r.IntN(len(lead))]; !w.usedFrame(f) && !w.docUsedFrame(f) && w.fits(f) {
+				w.useFrame(f)
 				start := len(w.buf)
 				w.appendFrame(f)
 				w.upperAt(start)
@@ -448,17 +675,11 @@ func (w *Writer) Reply(title, parent string) string {
 // focusTitle plans a document about the subject title names, or about the
 // writer's topic (a random one without) when it names none.
 func (w *Writer) focusTitle(title string) {
-	p := w.p
-	e, ok := p.titleEntry(title)
-	saved := w.topic
-	if ok {
-		w.topic, w.ti = &p.topics[p.lex.entries[e].topic], int(p.lex.entries[e].topic)
+	e, ok := w.p.titleEntry(title)
+	if !ok {
+		e = -1
 	}
-	w.planDoc()
-	w.topic = saved
-	if ok {
-		w.d.focus[lexSubject] = e
-	}
+	w.planDocAbout(e)
 }
 
 // focusText makes the entries of the document's topic that text names the
@@ -467,7 +688,7 @@ func (w *Writer) focusText(text string) {
 	lx := w.p.lex
 	low := strings.ToLower(text)
 	for _, t := range [...]int{lexThing, lexAct, lexPlace, lexProblem, lexGoal, lexPerson} {
-		for _, e := range lx.byTopic[w.d.topic][t] {
+		for _, e := range w.d.pool[t] {
 			if f := lx.entries[e].fields[0]; len(f) > 3 && strings.Contains(low, strings.ToLower(f)) {
 				w.d.focus[t] = e
 				break
@@ -543,23 +764,6 @@ func (w *Writer) TermDescription() string {
 	return w.out()
 }
 
-// roundNum rounds n drawn from a range of width span as a person would
-// write it: to 5 in wide ranges, to 10 and 50 in wider ones ("45 minutes",
-// "about 300 people"). Years and narrow ranges stay exact.
-func roundNum(n, span int) int {
-	step := 1
-	switch {
-	case n >= 1900 && n <= 2100:
-	case span >= 400:
-		step = 50
-	case span >= 100:
-		step = 10
-	case span >= 15:
-		step = 5
-	}
-	return n / step * step
-}
-
 // itemFrame chooses the frame every item of a list is written from and
 // returns it with the number of distinct items it can give (the length of
 // its first slot's list), and starts drawing entries in turn.
@@ -567,8 +771,13 @@ func (w *Writer) itemFrame() (*frame, int) {
 	f := w.pickFrame(w.p.lex.plans[w.d.kind].item)
 	n := 1 << 30
 	for i := range f.toks {
-		if t := &f.toks[i]; t.kind == fEntry && !t.focus && t.bind == 0 {
-			n = len(w.p.lex.byTopic[w.d.topic][t.typ])
+		if t := &f.toks[i]; t.kind == fEntry && !t.focus {
+			n = 0
+			for _, e := range w.d.pool[t.typ] {
+				if w.p.lex.entries[e].suits(t.tags, t.need) {
+					n++
+				}
+			}
 			break
 		}
 	}

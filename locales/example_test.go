@@ -24,6 +24,6 @@ func Example() {
 	// Output:
 	// de_DE
 	// Maja Wendt maja.wendt@beispiel.example
-	// Debugging mit kleinem Budget: die Ausrüstung, die zählt
+	// Meine Ausrüstung für das Testen
 	// 7. März 2024 1.234,50
 }

@@ -52,6 +52,46 @@ type lexEntry struct {
 	fields []string
 	// classes is the agreement class of each field.
 	classes []uint8
+	// tags are the entry's tags (bits of lexicon.tagNames): an act that
+	// is a skill, a habit or a one-off.
+	tags uint16
+	// has has bit i set when field i is not empty (optional fields).
+	has uint32
+	// subj is the subject entry whose block holds the entry, -1 for an
+	// entry of the whole topic.
+	subj int32
+	// dyn holds, for an entry with numbers, choices or list words in its
+	// text, the compiled text of each field (nil for a plain field).
+	dyn [][]dseg
+}
+
+// dseg is a piece of an entry's text that varies from post to post: a
+// number of a range, one of several words, a word of a list. Within a
+// post it is the same in every sentence (see Writer.appendField).
+type dseg struct {
+	kind dsegKind
+	// text is literal text (dLit), alts the words of a choice.
+	text string
+	alts []string
+	// num is a number range (dNum); list a list section (dList).
+	num  numSpec
+	list int
+}
+
+type dsegKind uint8
+
+const (
+	dLit dsegKind = iota
+	dNum
+	dChoice
+	dList
+)
+
+// numSpec is a range of numbers drawn in steps, written with pad digits at
+// least (minutes: "05").
+type numSpec struct {
+	lo, hi, step int
+	pad          uint8
 }
 
 // lexicon is the typed vocabulary and the frames of a pack.
@@ -79,7 +119,28 @@ type lexicon struct {
 	topicKinds [][]uint8
 	// lowSubjects are the lower-cased forms of each subject entry.
 	lowSubjects [][]string
+	// fieldOpt marks the optional fields of each type ("price?"): an
+	// entry may leave them empty, and a slot that names one takes only
+	// entries that have it.
+	fieldOpt [nLexTypes][]bool
+	// tagNames are the tags of entries ("act.skill = ..."), bit i of
+	// lexEntry.tags for tagNames[i].
+	tagNames []string
+	// subjPool[e] are the entries of the block of subject e, by type: a
+	// post about the subject draws from them instead of its topic's.
+	subjPool map[int32]*[nLexTypes][]int32
+	// themes names the themes of frames ("<first-try> ..."): a post tells
+	// one story of a theme at most, a section ("<.fix>") says one thing of
+	// a section theme at most.
+	themes        []string
+	sectionThemes uint64
+	// nameClass is the agreement class of a made-up woman's and man's
+	// name (meta lex.nameclass = female male), -1 without.
+	nameClass [2]int
 }
+
+// maxTags is the number of entry tags a lexicon can have.
+const maxTags = 16
 
 // frame is one compiled sentence frame.
 type frame struct {
@@ -88,18 +149,24 @@ type frame struct {
 	// fixed is set when no slot of the frame draws a fresh word or name:
 	// with the document's focus it reads the same each time.
 	fixed bool
+	// cons is set when a slot takes only entries with a tag or a field.
+	cons bool
+	// theme is the frame's theme (index+1 in lexicon.themes), 0 for none.
+	theme uint8
 }
 
 type ftokKind uint8
 
 const (
-	fLit   ftokKind = iota
-	fEntry          // an entry of type typ: fresh, bound (bind > 0) or the focus
-	fAgree          // an alternative by the class of the previous entry slot
-	fNum            // a number between lo and hi
-	fName           // a made-up person's full name
-	fFirst          // a given name
-	fList           // a word of a list section (the document's own with focus)
+	fLit    ftokKind = iota
+	fEntry           // an entry of type typ: fresh, bound (bind > 0) or the focus
+	fAgree           // an alternative by the class of the previous entry slot
+	fNum             // a number between lo and hi
+	fName            // a made-up person's full name
+	fFirst           // a given name
+	fList            // a word of a list section (the document's own with focus)
+	fChoice          // one of several words, drawn each time
+	fGender          // draws the gender of the next name and agrees with it
 )
 
 type ftok struct {
@@ -110,10 +177,17 @@ type ftok struct {
 	// upper capitalises the slot's first letter.
 	upper bool
 	field uint8
-	lo    int
-	hi    int
-	text  string
-	alts  []string
+	// falts are fields chosen by the class of the previous slot
+	// ({role.sg|fsg}), nil for the one field.
+	falts []uint8
+	// tags, when not 0, are the tags of which the entry needs one; need
+	// are the optional fields it must have.
+	tags uint16
+	need uint32
+	lo   int // a list section (fList)
+	num  numSpec
+	text string
+	alts []string
 }
 
 // frameRole returns the frames of role, falling back along the dots:
@@ -162,6 +236,8 @@ func (b *builder) readLexicon() {
 			continue
 		}
 		for _, f := range strings.Fields(v) {
+			opt := strings.HasSuffix(f, "?")
+			f = strings.TrimSuffix(f, "?")
 			name, cls, hasCls := strings.Cut(f, ":")
 			c := -1
 			if hasCls {
@@ -171,8 +247,21 @@ func (b *builder) readLexicon() {
 			}
 			lx.fields[t] = append(lx.fields[t], name)
 			lx.fieldClass[t] = append(lx.fieldClass[t], c)
+			lx.fieldOpt[t] = append(lx.fieldOpt[t], opt && len(lx.fields[t]) > 1)
 		}
 	}
+	lx.nameClass = [2]int{-1, -1}
+	if nc := strings.Fields(b.meta("lex.nameclass", "")); len(nc) == 2 {
+		for i, c := range nc {
+			if lx.nameClass[i] = lx.class(c); lx.nameClass[i] < 0 {
+				b.fail("meta lex.nameclass: unknown class %q", c)
+			}
+		}
+	} else if len(nc) != 0 {
+		b.fail("meta lex.nameclass: want the class of a woman's name and of a man's")
+	}
+	lx.subjPool = map[int32]*[nLexTypes][]int32{}
+	conv := b.conversions()
 	// Derived fields come after the given ones.
 	type derive struct {
 		typ   int
@@ -194,6 +283,7 @@ func (b *builder) readLexicon() {
 			if fi < 0 {
 				lx.fields[t] = append(lx.fields[t], d.field)
 				lx.fieldClass[t] = append(lx.fieldClass[t], d.class)
+				lx.fieldOpt[t] = append(lx.fieldOpt[t], false)
 				fi = len(lx.fields[t]) - 1
 			}
 			derives = append(derives, derive{t, fi, d.tmpl, d.rule})
@@ -217,24 +307,43 @@ func (b *builder) readLexicon() {
 	topic := -1
 	kindLines := make([][]string, len(defs))
 	respell := b.respell()
+	subj := int32(-1)
 	for _, l := range lines {
 		if l[0] == '@' {
-			ti, ok := index[strings.TrimSpace(l[1:])]
+			id, sub, isSub := strings.Cut(strings.TrimSpace(l[1:]), "/")
+			ti, ok := index[strings.TrimSpace(id)]
 			if !ok {
 				b.fail("lexicon %q: unknown topic", l)
-				topic = -1
+				topic, subj = -1, -1
 				continue
 			}
-			topic = ti
+			topic, subj = ti, -1
+			if isSub {
+				// "@fashion/dressing for work": the entries of one subject.
+				name := respell(strings.TrimSpace(sub))
+				for _, e := range lx.byTopic[ti][lexSubject] {
+					if lx.entries[e].fields[0] == name {
+						subj = e
+					}
+				}
+				if subj < 0 {
+					b.fail("lexicon %q: %q is no subject of @%s (subjects come before their block)", l, name, id)
+					topic = -1
+					continue
+				}
+				lx.subjPool[subj] = new([nLexTypes][]int32)
+			}
 			continue
 		}
 		k, v, ok := strings.Cut(l, "=")
-		if strings.TrimSpace(k) == "kinds" && topic >= 0 {
+		if strings.TrimSpace(k) == "kinds" && topic >= 0 && subj < 0 {
 			// The kinds of post the topic is written as (default: all).
 			kindLines[topic] = strings.Fields(v)
 			continue
 		}
-		t := lexType(strings.TrimSpace(k))
+		// "act.skill.habit = ..." gives the entries tags.
+		typeName, tagList, _ := strings.Cut(strings.TrimSpace(k), ".")
+		t := lexType(typeName)
 		if !ok || t < 0 {
 			b.fail("lexicon %q: want type = entry ; entry", l)
 			continue
@@ -243,14 +352,34 @@ func (b *builder) readLexicon() {
 			b.fail("lexicon %q: entry before the first @topic", l)
 			continue
 		}
-		for e := range strings.SplitSeq(v, ";") {
+		if t == lexSubject && subj >= 0 {
+			b.fail("lexicon %q: a subject's block holds no subjects", l)
+			continue
+		}
+		var tags uint16
+		for tg := range strings.SplitSeq(tagList, ".") {
+			if tg == "" {
+				continue
+			}
+			k := slices.Index(lx.tagNames, tg)
+			if k < 0 {
+				if len(lx.tagNames) == maxTags {
+					b.fail("lexicon %q: more than %d tags", l, maxTags)
+					continue
+				}
+				k = len(lx.tagNames)
+				lx.tagNames = append(lx.tagNames, tg)
+			}
+			tags |= 1 << k
+		}
+		for _, e := range splitOutside(v, ';') {
 			e = strings.TrimSpace(e)
 			if e == "" {
 				continue
 			}
 			e = respell(e)
-			en := lexEntry{typ: uint8(t), topic: int16(topic)}
-			if c, rest, ok := strings.Cut(e, ":"); ok && !strings.ContainsAny(c, " |") {
+			en := lexEntry{typ: uint8(t), topic: int16(topic), tags: tags, subj: subj}
+			if c, rest, ok := strings.Cut(e, ":"); ok && !strings.ContainsAny(c, " |{") {
 				k := lx.class(c)
 				if k < 0 {
 					b.fail("lexicon %q: unknown class %q (classes: %s)", e, c, strings.Join(lx.classes, " "))
@@ -258,14 +387,32 @@ func (b *builder) readLexicon() {
 				}
 				en.class, e = uint8(k), strings.TrimSpace(rest)
 			}
-			given := strings.Split(e, "|")
-			if len(given) > len(lx.fields[t]) {
-				b.fail("lexicon %q: %d fields, type %s has %d", e, len(given), lexTypeNames()[t], len(lx.fields[t]))
-				continue
-			}
 			en.fields = make([]string, len(lx.fields[t]))
-			for i, g := range given {
-				en.fields[i] = strings.TrimSpace(g)
+			pos := 0
+			bad := false
+			for _, g := range splitOutside(e, '|') {
+				g = strings.TrimSpace(g)
+				// "price=$40" gives a field by its name.
+				if name, val, ok := strings.Cut(g, "="); ok && !strings.ContainsAny(name, " {") {
+					fi := lx.fieldIndex(t, name)
+					if fi < 0 {
+						b.fail("lexicon %q: %s has no field %q", e, lexTypeNames()[t], name)
+						bad = true
+						continue
+					}
+					en.fields[fi] = strings.TrimSpace(val)
+					continue
+				}
+				if pos >= len(lx.fields[t]) {
+					b.fail("lexicon %q: more fields than type %s has (%d)", e, lexTypeNames()[t], len(lx.fields[t]))
+					bad = true
+					break
+				}
+				en.fields[pos] = g
+				pos++
+			}
+			if bad {
+				continue
 			}
 			if lx.invariant[en.class] {
 				// One form for singular and plural: "scissors", "flour".
@@ -290,12 +437,15 @@ func (b *builder) readLexicon() {
 				if !ok {
 					tmpl, ok = d.tmpl[-1]
 				}
-				if ok {
+				if ok && b.templateFilled(lx, t, tmpl, en.fields) {
 					en.fields[d.field] = b.fillTemplate(lx, t, tmpl, en.fields)
 				}
 			}
 			for i, f := range en.fields {
-				if f == "" {
+				switch {
+				case f != "":
+					en.has |= 1 << i
+				case !lx.fieldOpt[t][i]:
 					b.fail("lexicon %q: field %s is missing and not derived", e, lx.fields[t][i])
 				}
 			}
@@ -306,8 +456,30 @@ func (b *builder) readLexicon() {
 					en.classes[i] = uint8(c)
 				}
 			}
+			for i, f := range en.fields {
+				if !strings.Contains(f, "{") {
+					continue
+				}
+				if t == lexSubject {
+					b.fail("lexicon %q: a subject is found back in titles and has no {…}", e)
+					break
+				}
+				segs, err := b.compileDyn(f, conv)
+				if err != nil {
+					b.fail("lexicon %q: %v", e, err)
+					break
+				}
+				if en.dyn == nil {
+					en.dyn = make([][]dseg, len(en.fields))
+				}
+				en.dyn[i] = segs
+			}
 			idx := int32(len(lx.entries))
 			lx.entries = append(lx.entries, en)
+			if subj >= 0 {
+				lx.subjPool[subj][t] = append(lx.subjPool[subj][t], idx)
+				continue
+			}
 			lx.byTopic[topic][t] = append(lx.byTopic[topic][t], idx)
 			if t == lexSubject {
 				lx.subjects = append(lx.subjects, idx)
@@ -319,8 +491,17 @@ func (b *builder) readLexicon() {
 			for j := i; len(lx.byTopic[i][t]) == 0 && j >= 0; j = p.topics[j].parent {
 				lx.byTopic[i][t] = lx.byTopic[j][t]
 			}
-			if len(lx.byTopic[i][t]) == 0 {
-				b.fail("lexicon: topic %s has no %s (nor has its parent)", p.topics[i].id, lexTypeNames()[t])
+		}
+	}
+	for i := range p.topics {
+		for t := 0; t < nLexTypes; t++ {
+			// A type the topic leaves out is fine when every subject of
+			// the topic has it in its own block.
+			if len(lx.byTopic[i][t]) == 0 && (t == lexSubject || len(lx.byTopic[i][lexSubject]) == 0 || slices.ContainsFunc(lx.byTopic[i][lexSubject], func(e int32) bool {
+				own := lx.subjPool[e]
+				return own == nil || len(own[t]) == 0
+			})) {
+				b.fail("lexicon: topic %s has no %s (nor has its parent or each of its subjects)", p.topics[i].id, lexTypeNames()[t])
 			}
 		}
 	}
@@ -335,15 +516,42 @@ func (b *builder) readLexicon() {
 	for _, name := range names {
 		role := strings.TrimPrefix(name, "frames.")
 		for _, l := range b.raw.sections[name] {
-			f, err := b.compileFrame(lx, respell(l))
+			theme := 0
+			if l[0] == '<' {
+				// "<first-try> ...": a story of a theme, told once a post.
+				th, rest, ok := strings.Cut(l[1:], ">")
+				if !ok || strings.ContainsAny(th, " {") {
+					b.fail("[%s] %q: want <theme> before the frame", name, l)
+					continue
+				}
+				theme = slices.Index(lx.themes, th) + 1
+				if theme == 0 {
+					if len(lx.themes) == 63 {
+						b.fail("[%s] %q: more than 63 themes", name, l)
+						continue
+					}
+					lx.themes = append(lx.themes, th)
+					theme = len(lx.themes)
+					if strings.HasPrefix(th, ".") {
+						// "<.fix>": once a section, not once a post.
+						lx.sectionThemes |= 1 << theme
+					}
+				}
+				l = strings.TrimSpace(rest)
+			}
+			f, err := b.compileFrame(lx, respell(l), conv)
 			if err != nil {
 				b.fail("[%s] %q: %v", name, l, err)
 				continue
 			}
 			f.id = lx.nFrames
+			f.theme = uint8(theme)
 			lx.nFrames++
+			// A frame is fixed unless it draws an entry or a name: a
+			// number, a choice or a street alone still reads as the same
+			// sentence again.
 			f.fixed = !slices.ContainsFunc(f.toks, func(t ftok) bool {
-				return (t.kind == fEntry || t.kind == fList) && !t.focus || t.kind == fName || t.kind == fFirst
+				return t.kind == fEntry && !t.focus || t.kind == fName || t.kind == fFirst
 			})
 			lx.roles[role] = append(lx.roles[role], f)
 		}
@@ -635,9 +843,11 @@ func (b *builder) respell() func(string) string {
 }
 
 // compileFrame compiles a frame line: literal text and slots {type},
-// {type.field}, {typeN}, {@type}, {=a|b|c}, {lo-hi}, {name}, {first} and
-// {list} for a list section.
-func (b *builder) compileFrame(lx *lexicon, l string) (frame, error) {
+// {type.field}, {typeN}, {@type}, {type:tag,tag.field}, {type.f1|f2},
+// {=a|b|c}, {~a|b|c}, {g}, numbers {lo-hi} (with a unit, a step and
+// padding: {$20-60}, {05-55/5}), {name}, {first} and {list} for a list
+// section.
+func (b *builder) compileFrame(lx *lexicon, l string, conv map[string]unitConv) (frame, error) {
 	var f frame
 	lit := func(s string) {
 		if s == "" {
@@ -664,6 +874,15 @@ func (b *builder) compileFrame(lx *lexicon, l string) (frame, error) {
 		}
 		slot := l[i+1 : i+end]
 		l = l[i+end+1:]
+		if num, pre, suf, ok, err := parseNum(slot, conv); ok || err != nil {
+			if err != nil {
+				return f, err
+			}
+			lit(pre)
+			f.toks = append(f.toks, ftok{kind: fNum, num: num})
+			lit(suf)
+			continue
+		}
 		switch {
 		case strings.HasPrefix(slot, "="):
 			if !entrySeen {
@@ -674,18 +893,27 @@ func (b *builder) compileFrame(lx *lexicon, l string) (frame, error) {
 				alts[k] = b.typo(alts[k])
 			}
 			f.toks = append(f.toks, ftok{kind: fAgree, alts: alts})
+		case strings.HasPrefix(slot, "~"):
+			alts := strings.Split(slot[1:], "|")
+			if len(alts) < 2 {
+				return f, errf("{%s}: a choice needs two words or more", slot)
+			}
+			for k := range alts {
+				alts[k] = b.typo(alts[k])
+			}
+			f.toks = append(f.toks, ftok{kind: fChoice, alts: alts})
+		case slot == "g":
+			if lx.nameClass[0] < 0 {
+				return f, errf("{g} needs meta lex.nameclass")
+			}
+			entrySeen = true
+			f.toks = append(f.toks, ftok{kind: fGender})
 		case slot == "name":
+			entrySeen = entrySeen || lx.nameClass[0] >= 0
 			f.toks = append(f.toks, ftok{kind: fName})
 		case slot == "first":
+			entrySeen = entrySeen || lx.nameClass[0] >= 0
 			f.toks = append(f.toks, ftok{kind: fFirst})
-		case slot != "" && slot[0] >= '0' && slot[0] <= '9':
-			lo, hi, ok := strings.Cut(slot, "-")
-			a, err1 := strconv.Atoi(lo)
-			z, err2 := strconv.Atoi(hi)
-			if !ok || err1 != nil || err2 != nil || z < a {
-				return f, errf("bad number range {%s}", slot)
-			}
-			f.toks = append(f.toks, ftok{kind: fNum, lo: a, hi: z})
 		default:
 			tk := ftok{kind: fEntry}
 			s := slot
@@ -698,6 +926,7 @@ func (b *builder) compileFrame(lx *lexicon, l string) (frame, error) {
 				s = s[1:]
 			}
 			name, field, hasField := strings.Cut(s, ".")
+			name, tagList, hasTags := strings.Cut(name, ":")
 			if n := len(name); n > 1 && name[n-1] >= '1' && name[n-1] <= '9' {
 				tk.bind = name[n-1] - '0'
 				name = name[:n-1]
@@ -721,18 +950,290 @@ func (b *builder) compileFrame(lx *lexicon, l string) (frame, error) {
 				return f, errf("{%s}: a focus slot is not numbered", slot)
 			}
 			tk.typ = uint8(t)
-			if hasField {
-				fi := lx.fieldIndex(t, field)
-				if fi < 0 {
-					return f, errf("{%s}: %s has no field %q (fields: %s)", slot, name, field, strings.Join(lx.fields[t], " "))
+			if hasTags {
+				for tg := range strings.SplitSeq(tagList, ",") {
+					k := slices.Index(lx.tagNames, tg)
+					if k < 0 {
+						return f, errf("{%s}: no entry has the tag %q (tags: %s)", slot, tg, strings.Join(lx.tagNames, " "))
+					}
+					tk.tags |= 1 << k
 				}
-				tk.field = uint8(fi)
+			}
+			if hasField {
+				for k, fl := range strings.Split(field, "|") {
+					fi := lx.fieldIndex(t, fl)
+					if fi < 0 {
+						return f, errf("{%s}: %s has no field %q (fields: %s)", slot, name, fl, strings.Join(lx.fields[t], " "))
+					}
+					if k == 0 {
+						tk.field = uint8(fi)
+						if lx.fieldOpt[t][fi] {
+							tk.need = 1 << fi
+						}
+					}
+					if strings.Contains(field, "|") {
+						tk.falts = append(tk.falts, uint8(fi))
+					}
+				}
 			}
 			entrySeen = true
 			f.toks = append(f.toks, tk)
 		}
 	}
+	// The slots of one bound entry share their needs: the entry drawn at
+	// the first one must suit the others.
+	for i := range f.toks {
+		a := &f.toks[i]
+		if a.kind != fEntry {
+			continue
+		}
+		if a.bind > 0 {
+			for j := range f.toks {
+				if c := &f.toks[j]; c.kind == fEntry && c.typ == a.typ && c.bind == a.bind {
+					a.tags |= c.tags
+					a.need |= c.need
+				}
+			}
+		}
+		f.cons = f.cons || a.tags != 0 || a.need != 0
+	}
 	return f, nil
+}
+
+// listIndex finds a list section by its name or by the singular of it:
+// {street} is a word of [streets], {city} of [cities].
+func (b *builder) listIndex(name string) (int, bool) {
+	for _, ln := range [...]string{name, name + "s", strings.TrimSuffix(name, "y") + "ies"} {
+		if k, ok := b.lists[ln]; ok {
+			return k, true
+		}
+	}
+	return 0, false
+}
+
+// splitOutside splits s at every sep that is not inside braces.
+func splitOutside(s string, sep byte) []string {
+	var out []string
+	depth, from := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+		case sep:
+			if depth == 0 {
+				out = append(out, s[from:i])
+				from = i + 1
+			}
+		}
+	}
+	return append(out, s[from:])
+}
+
+// templateFilled reports whether every field a derive template names is
+// filled: a template over an optional field an entry leaves empty
+// derives nothing.
+func (b *builder) templateFilled(lx *lexicon, t int, tmpl string, fields []string) bool {
+	for tmpl != "" {
+		i := strings.IndexByte(tmpl, '{')
+		if i < 0 {
+			return true
+		}
+		j := strings.IndexByte(tmpl[i:], '}')
+		if j < 0 {
+			return true
+		}
+		if fi := lx.fieldIndex(t, tmpl[i+1:i+j]); fi >= 0 && fields[fi] == "" {
+			return false
+		}
+		tmpl = tmpl[i+j+1:]
+	}
+	return true
+}
+
+// compileDyn compiles the text of an entry's field with numbers
+// ({220-250}, {$25-45}, {05-55/5}), choices ({~8|10|12}) and words of list
+// sections ({street}).
+func (b *builder) compileDyn(s string, conv map[string]unitConv) ([]dseg, error) {
+	var out []dseg
+	for s != "" {
+		i := strings.IndexByte(s, '{')
+		if i < 0 {
+			out = append(out, dseg{kind: dLit, text: s})
+			break
+		}
+		if i > 0 {
+			out = append(out, dseg{kind: dLit, text: s[:i]})
+		}
+		j := strings.IndexByte(s[i:], '}')
+		if j < 0 {
+			return nil, errf("unclosed {")
+		}
+		slot := s[i+1 : i+j]
+		s = s[i+j+1:]
+		if num, pre, suf, ok, err := parseNum(slot, conv); ok || err != nil {
+			if err != nil {
+				return nil, err
+			}
+			if pre != "" {
+				out = append(out, dseg{kind: dLit, text: pre})
+			}
+			out = append(out, dseg{kind: dNum, num: num})
+			if suf != "" {
+				out = append(out, dseg{kind: dLit, text: suf})
+			}
+			continue
+		}
+		if strings.HasPrefix(slot, "~") {
+			alts := strings.Split(slot[1:], "|")
+			if len(alts) < 2 {
+				return nil, errf("{%s}: a choice needs two words or more", slot)
+			}
+			out = append(out, dseg{kind: dChoice, alts: alts})
+			continue
+		}
+		k, ok := b.listIndex(slot)
+		if !ok {
+			return nil, errf("unknown {%s} (a number {lo-hi}, a choice {~a|b} or a list section)", slot)
+		}
+		out = append(out, dseg{kind: dList, list: k})
+	}
+	// Literal text next to literal text is one piece.
+	merged := out[:0]
+	for _, d := range out {
+		if n := len(merged); n > 0 && d.kind == dLit && merged[n-1].kind == dLit {
+			merged[n-1].text += d.text
+			continue
+		}
+		merged = append(merged, d)
+	}
+	return merged, nil
+}
+
+// unitConv converts a number written with one unit to another: the
+// locale's lex.convert meta turns the dollars and degrees Fahrenheit of an
+// inherited lexicon into pounds and degrees Celsius.
+type unitConv struct {
+	to    string
+	apply func(float64) float64
+}
+
+// unitConvs are the conversions lex.convert may name, "from:to".
+var unitConvs = map[string]func(float64) float64{
+	"°F:°C": func(f float64) float64 { return (f - 32) * 5 / 9 },
+	"$:£":   func(f float64) float64 { return f * 0.8 },
+	"$:€":   func(f float64) float64 { return f * 0.9 },
+	"mi:km": func(f float64) float64 { return f * 1.609 },
+	"lb:kg": func(f float64) float64 { return f * 0.4536 },
+	"in:cm": func(f float64) float64 { return f * 2.54 },
+	"oz:g":  func(f float64) float64 { return f * 28.35 },
+}
+
+// conversions reads meta lex.convert: "°F:°C $:£" (each a conversion of
+// unitConvs).
+func (b *builder) conversions() map[string]unitConv {
+	out := map[string]unitConv{}
+	for _, c := range strings.Fields(b.meta("lex.convert", "")) {
+		fn, ok := unitConvs[c]
+		if !ok {
+			b.fail("meta lex.convert: unknown conversion %q", c)
+			continue
+		}
+		from, to, _ := strings.Cut(c, ":")
+		out[from] = unitConv{to, fn}
+	}
+	return out
+}
+
+// parseNum reads a number slot: an optional unit before it ("$"), lo-hi,
+// an optional step ("/5"), an optional unit after it ("°F", " km"). A
+// lower bound written with a leading zero ("05") pads the number to its
+// width. It reports false for a slot that is no number.
+func parseNum(slot string, conv map[string]unitConv) (n numSpec, pre, suf string, ok bool, err error) {
+	i := strings.IndexFunc(slot, func(r rune) bool { return r >= '0' && r <= '9' })
+	if i < 0 || strings.ContainsAny(slot[:i], "=~|.{@^") || strings.ContainsAny(slot, "|") {
+		return n, "", "", false, nil
+	}
+	pre, rest := slot[:i], slot[i:]
+	lo, rest, okDash := strings.Cut(rest, "-")
+	if !okDash {
+		return n, "", "", false, nil
+	}
+	j := strings.IndexFunc(rest, func(r rune) bool { return r < '0' || r > '9' })
+	if j < 0 {
+		j = len(rest)
+	}
+	hi := rest[:j]
+	rest = rest[j:]
+	step := 0
+	if strings.HasPrefix(rest, "/") {
+		k := strings.IndexFunc(rest[1:], func(r rune) bool { return r < '0' || r > '9' })
+		if k < 0 {
+			k = len(rest) - 1
+		}
+		if step, err = strconv.Atoi(rest[1 : 1+k]); err != nil || step < 1 {
+			return n, "", "", false, errf("bad step in {%s}", slot)
+		}
+		rest = rest[1+k:]
+	}
+	suf = rest
+	a, err1 := strconv.Atoi(lo)
+	z, err2 := strconv.Atoi(hi)
+	if err1 != nil || err2 != nil || z < a {
+		return n, "", "", false, errf("bad number range {%s}", slot)
+	}
+	if len(lo) > 1 && lo[0] == '0' {
+		n.pad = uint8(len(lo))
+	}
+	// A unit the locale converts: the range in the other unit, in steps
+	// of 5 when it is wide enough.
+	for _, unit := range [...]string{pre, strings.TrimSpace(suf)} {
+		c, ok := conv[unit]
+		if unit == "" || !ok {
+			continue
+		}
+		fa, fz := c.apply(float64(a)), c.apply(float64(z))
+		a, z = int(fa+0.5), int(fz+0.5)
+		if step == 0 && z >= 50 {
+			step = max(numStep(a, z), 5)
+		}
+		if unit == pre {
+			pre = c.to
+		} else {
+			suf = strings.Replace(suf, unit, c.to, 1)
+		}
+	}
+	if step == 0 {
+		step = numStep(a, z)
+	}
+	// The range in whole steps: 20-60 in fives, 250-1000 in fifties.
+	a = (a + step - 1) / step * step
+	z = max(z/step*step, a)
+	n.lo, n.hi, n.step = a, z, step
+	return n, pre, suf, true, nil
+}
+
+// numStep is the step a person rounds a number of the range lo-hi to: to
+// 5 in wide ranges, to 10 and 50 in wider ones ("45 minutes", "about 300
+// people"). Years and narrow ranges stay exact.
+func numStep(lo, hi int) int {
+	span := hi - lo
+	switch {
+	case lo >= 1900 && hi <= 2100:
+		return 1
+	case span >= 4000:
+		return 500
+	case span >= 1000:
+		return 100
+	case span >= 400:
+		return 50
+	case span >= 100:
+		return 10
+	case span >= 15:
+		return 5
+	}
+	return 1
 }
 
 func errf(format string, args ...any) error { return fmt.Errorf(format, args...) }

@@ -56,50 +56,91 @@ func hasFocus(f *frame, typ int) bool {
 	return false
 }
 
+// docSubjects yields every topic of a pack with each of its subjects.
+func docSubjects(p *Pack) func(func(int, int32) bool) {
+	return func(yield func(int, int32) bool) {
+		for ti := range p.Topics() {
+			for _, s := range p.lex.byTopic[ti][lexSubject] {
+				if !yield(ti, s) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // TestFrameSlotsTakeOnlyTheirType renders every frame of every locale
-// with a lexicon in every topic and checks that each slot took an entry of
-// its own type and of the document's topic: a place never fills a person's
-// slot, cycling never lends its words to baking.
+// with a lexicon about every subject of every topic and checks that each
+// slot took an entry of its own type, from the subject's own block when
+// it has entries of the type and else from the topic, with the tags and
+// fields the slot asks for: a place never fills a person's slot, cycling
+// never lends its words to baking, a post on dressing for work never
+// hand-washes sweaters, and "I finally got the hang of" takes a skill,
+// never a habit.
 func TestFrameSlotsTakeOnlyTheirType(t *testing.T) {
 	for _, p := range lexPacks(t) {
 		code := p.Locale().Code
 		lx := p.lex
 		w := NewWriter(p, RealText, rand.New(rand.NewPCG(3, 4)))
-		var slots int
-		for ti, tp := range p.Topics() {
-			w.SetTopic(tp)
-			w.planDoc()
+		var slots, tagged int
+		for ti, subj := range docSubjects(p) {
+			tp := p.Topics()[ti]
+			w.planDocAbout(subj)
+			own := lx.subjPool[subj]
 			for role, f := range lexFrames(p) {
 				var bad []string
 				w.trace = func(tk *ftok, e int32) {
 					slots++
 					en := &lx.entries[e]
+					name := lexTypeNames()[tk.typ] + " " + en.fields[0]
 					if en.typ != tk.typ {
 						bad = append(bad, lexTypeNames()[tk.typ]+" slot took the "+lexTypeNames()[en.typ]+" "+en.fields[0])
 					}
-					if !slices.Contains(lx.byTopic[ti][tk.typ], e) {
-						bad = append(bad, lexTypeNames()[tk.typ]+" "+en.fields[0]+" is not of topic "+tp.ID())
+					switch {
+					case own != nil && len(own[tk.typ]) > 0:
+						if en.subj != subj {
+							bad = append(bad, name+" is not of the subject "+lx.entries[subj].fields[0])
+						}
+					case !slices.Contains(lx.byTopic[ti][tk.typ], e):
+						bad = append(bad, name+" is not of topic "+tp.ID())
+					}
+					if !en.suits(tk.tags, tk.need) {
+						bad = append(bad, name+" lacks the tags or fields of its slot")
+					}
+					if tk.tags != 0 {
+						tagged++
 					}
 				}
 				for range 3 {
 					w.unbind()
+					w.d.themes = 0
+					if !w.fits(f) {
+						continue
+					}
 					w.appendFrame(f)
 					text := w.out()
 					assert.NotContains(t, text, "{", "%s [frames.%s]", code, role)
 					assert.NotContains(t, text, "  ", "%s [frames.%s]: %q", code, role, text)
 				}
-				assert.Empty(t, bad, "%s [frames.%s] in %s", code, role, tp.ID())
+				assert.Empty(t, bad, "%s [frames.%s] about %s", code, role, lx.entries[subj].fields[0])
 			}
 		}
 		w.trace = nil
 		assert.Greater(t, slots, 1000, code)
-		// Agreement never offers more forms than the locale has classes.
+		if len(lx.tagNames) > 0 {
+			assert.Greater(t, tagged, 100, "%s: tagged slots are written", code)
+		}
+		// Agreement never offers more forms than the locale has classes,
+		// and every role can be written whatever the entries lack.
 		for role, f := range lexFrames(p) {
 			for _, tk := range f.toks {
 				if tk.kind == fAgree {
 					assert.LessOrEqual(t, len(tk.alts), len(lx.classes), "%s [frames.%s]", code, role)
 				}
 			}
+		}
+		for role, list := range lx.roles {
+			assert.True(t, slices.ContainsFunc(list, func(f frame) bool { return !f.cons }), "%s [frames.%s]: every frame needs a tag or a field", code, role)
 		}
 	}
 }
@@ -221,6 +262,13 @@ func TestBrokenLexiconsAreErrors(t *testing.T) {
 		"agreement":     {full + "\n[frames.extra]\n{=is|are} first.\n", `agrees with no slot`},
 		"missing role":  {strings.Replace(full, "[frames.reply-answer]", "[frames.reply-answers]", 1), `[frames.reply-answer] is missing`},
 		"empty type":    {strings.Replace(full, "event = festival week ; night market ; walking tour\n", "", 1), `topic travel has no event`},
+		"unknown tag":   {full + "\n[frames.extra]\n{act:knack.base} here.\n", `no entry has the tag "knack"`},
+		"no subject":    {strings.Replace(full, "@travel/packing light", "@travel/packing heavy", 1), `"packing heavy" is no subject of @travel`},
+		"dynamic title": {strings.Replace(full, "subject = budget travel ;", "subject = budget travel in {2020-2024} ;", 1), `a subject is found back in titles`},
+		"unknown list":  {strings.Replace(full, "luggage shop on {street}|", "luggage shop on {avenue}|", 1), `unknown {avenue}`},
+		"bad range":     {strings.Replace(full, "price={$80-150}", "price={$150-80}", 1), `bad number range`},
+		"convert":       {strings.Replace(full, "lex.invariant = p u", "lex.invariant = p u\nlex.convert = °F:K", 1), `unknown conversion "°F:K"`},
+		"named field":   {strings.Replace(full, "price={$20-35}", "cost={$20-35}", 1), `has no field "cost"`},
 	}
 	for name, c := range cases {
 		_, err := parsePack(c.src)

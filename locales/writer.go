@@ -42,8 +42,10 @@ type Writer struct {
 	force bool
 	// d is the document real text from a lexicon is about.
 	d docState
-	// trace, when set (in tests), sees every entry a frame slot takes.
-	trace func(t *ftok, e int32)
+	// trace, when set (in tests), sees every entry a frame slot takes;
+	// picked every frame drawn for a sentence.
+	trace  func(t *ftok, e int32)
+	picked func(f *frame)
 }
 
 // topicAdjShare is the percentage of adjectives real text about a topic
@@ -418,7 +420,7 @@ func (w *Writer) appendParagraphText(sentences int) {
 	if w.lex() != nil {
 		w.ensureDoc()
 		body := w.p.lex.roles["body"]
-		w.appendLexParagraph(body, body, sentences)
+		w.appendLexParagraph(body, body, sentences, true)
 		return
 	}
 	for i := 0; i < sentences; i++ {
@@ -643,11 +645,14 @@ func (w *Writer) Person() Person {
 
 // appendPerson appends the display name of a made-up person and returns
 // the person without Display.
-func (w *Writer) appendPerson() Person {
+func (w *Writer) appendPerson() Person { return w.appendPersonOf(w.r.IntN(2) == 0) }
+
+// appendPersonOf appends the display name of a made-up woman (or man).
+func (w *Writer) appendPersonOf(female bool) Person {
 	p := w.p
 	var person Person
 	fi := 0
-	if w.r.IntN(2) == 0 {
+	if female {
 		person.First = w.pick(p.female)
 		fi = w.r.IntN(len(p.familyF))
 		person.Last = p.familyF[fi]
