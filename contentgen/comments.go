@@ -328,21 +328,32 @@ func (g *Generator) createComments(ctx context.Context, rn *run, plan []plannedC
 			return nil, nil, err
 		}
 		entries := make([]history.Entry, len(ids))
+		// The values the entries share are boxed once (see postMeta).
+		locale, originValue, runID := any(rn.locale), any(origin), any(rn.id)
+		var lastPost int64
+		var postID any
 		for i, id := range ids {
 			c := &batch[i]
+			if postID == nil || c.PostID != lastPost {
+				lastPost, postID = c.PostID, strconv.FormatInt(c.PostID, 10)
+			}
+			parentID := noParent
+			if c.ParentID != 0 {
+				parentID = strconv.FormatInt(c.ParentID, 10)
+			}
 			entries[i] = history.Entry{
 				ContentType:    history.TypeComment,
 				ContentID:      id,
 				ContentSubtype: types[c.PostID],
 				CreatedAt:      rn.now,
 				Meta: map[string]any{
-					"post_id":   strconv.FormatInt(c.PostID, 10),
-					"parent_id": strconv.FormatInt(c.ParentID, 10),
-					"status":    c.Status,
+					"post_id":   postID,
+					"parent_id": parentID,
+					"status":    statusValue(c.Status),
 					"anonymous": c.UserID == 0,
-					"locale":    rn.locale,
-					"origin":    origin,
-					"run_id":    rn.id,
+					"locale":    locale,
+					"origin":    originValue,
+					"run_id":    runID,
 				},
 			}
 		}
@@ -350,6 +361,9 @@ func (g *Generator) createComments(ctx context.Context, rn *run, plan []plannedC
 	}})
 	return ids, made, err
 }
+
+// noParent is the parent_id meta value of a top-level comment.
+var noParent any = "0"
 
 // goneSet holds the ids of objects a comment batch refers to that no
 // longer exist.

@@ -12,3 +12,9 @@ func (l fallbackLister) List(ctx context.Context, kind ObjectKind, q Listing) ([
 	q.Limit, q.Offset = max(q.Limit, 0), max(q.Offset, 0)
 	return l.g.listInMemory(ctx, kind, q)
 }
+
+// TaxonomiesAssigned is the taxonomies_assigned meta value of posts with
+// these terms, from one run's values.
+func TaxonomiesAssigned() func(terms map[string][]int64) any {
+	return (&postMeta{}).taxonomiesOf
+}

@@ -147,6 +147,7 @@ func (g *Generator) writePosts(ctx context.Context, rn *run, p *postsPlan, prep 
 	if p.template != nil {
 		templateName = p.template.Name
 	}
+	values := rn.postValues(p, templateName)
 	return chunks(p.count, g.cfg.BatchSize, func(lo, hi int) error {
 		var posts []Post
 		var sources []string
@@ -187,8 +188,9 @@ func (g *Generator) writePosts(ctx context.Context, rn *run, p *postsPlan, prep 
 				perPost = max(g.cfg.Now().Sub(started).Seconds(), 0) / float64(len(ids))
 			}
 			entries := make([]history.Entry, len(ids))
+			generationTime := any(perPost)
 			for i, id := range ids {
-				entries[i] = rn.postEntry(id, &posts[i], p, templateName, prep.fields.populated(&posts[i]), perPost, sources[i])
+				entries[i] = values.entry(id, &posts[i], prep.fields.populated(&posts[i]), generationTime, sources[i])
 			}
 			return ids, entries, nil
 		}})
@@ -306,30 +308,88 @@ func checkPostRefs(ctx context.Context, h Host, rn *run, posts []Post, authors [
 	return nil
 }
 
-// postEntry is the history entry of a generated post. Its meta has a
-// fixed set of keys; generationTime is the seconds the post took on the
+// postMeta holds the meta values that the history entries of a run's
+// posts share, each boxed once: a value made into an interface from a
+// variable allocates, which a large run would otherwise pay for every
+// entry.
+type postMeta struct {
+	rn                                         *run
+	locale, variation, template, format, runID any
+	// taxonomies are the taxonomies_assigned values met so far.
+	taxonomies []taxonomyNames
+	scratch    []string
+}
+
+// taxonomyNames is a sorted list of taxonomy names with its meta value.
+type taxonomyNames struct {
+	names []string
+	value any
+}
+
+// maxTaxonomyLists bounds postMeta.taxonomies; lists beyond are made for
+// each entry.
+const maxTaxonomyLists = 16
+
+func (rn *run) postValues(p *postsPlan, templateName string) *postMeta {
+	return &postMeta{
+		rn:        rn,
+		locale:    rn.locale,
+		variation: variationMeta(p),
+		template:  templateName,
+		format:    string(p.format),
+		runID:     rn.id,
+	}
+}
+
+// entry is the history entry of a generated post. Its meta has a fixed
+// set of keys; generationTime is the seconds the post took on the
 // Generator's clock (its batch's time shared among its posts), so every
-// value is deterministic under a fixed clock.
-func (rn *run) postEntry(id int64, post *Post, p *postsPlan, templateName string, populated bool, generationTime float64, source string) history.Entry {
+// value is deterministic under a fixed clock. Entries share the values
+// that are equal, lists too: nothing changes them once made.
+func (m *postMeta) entry(id int64, post *Post, populated bool, generationTime any, source string) history.Entry {
 	return history.Entry{
 		ContentType:    history.TypePost,
 		ContentID:      id,
 		ContentSubtype: post.Type,
-		CreatedAt:      rn.now,
+		CreatedAt:      m.rn.now,
 		Meta: map[string]any{
-			"locale":                  rn.locale,
-			"variation_profile":       variationMeta(p),
+			"locale":                  m.locale,
+			"variation_profile":       m.variation,
 			"has_featured_image":      post.FeaturedMediaID != 0,
-			"template_name":           templateName,
+			"template_name":           m.template,
 			"custom_fields_populated": populated,
-			"taxonomies_assigned":     sortedNames(post.Terms),
+			"taxonomies_assigned":     m.taxonomiesOf(post.Terms),
 			"generation_time":         generationTime,
-			"post_status":             post.Status,
-			"content_format":          string(p.format),
+			"post_status":             statusValue(post.Status),
+			"content_format":          m.format,
 			"text_source":             textSourceValue(source),
-			"run_id":                  rn.id,
+			"run_id":                  m.runID,
 		},
 	}
+}
+
+// taxonomiesOf is the sorted names of the taxonomies of terms, as
+// sortedNames makes them (nil for none), one value for every equal list.
+func (m *postMeta) taxonomiesOf(terms map[string][]int64) any {
+	if len(terms) == 0 {
+		return []string(nil)
+	}
+	m.scratch = m.scratch[:0]
+	for name := range terms {
+		m.scratch = append(m.scratch, name)
+	}
+	slices.Sort(m.scratch)
+	for _, t := range m.taxonomies {
+		if slices.Equal(t.names, m.scratch) {
+			return t.value
+		}
+	}
+	names := slices.Clone(m.scratch)
+	value := any(names)
+	if len(m.taxonomies) < maxTaxonomyLists {
+		m.taxonomies = append(m.taxonomies, taxonomyNames{names, value})
+	}
+	return value
 }
 
 // commentPosts adds the auto comments of a run to the posts whose shape
@@ -369,6 +429,28 @@ func textSourceValue(src string) any {
 		return TextSourceLorem
 	}
 	return src
+}
+
+// statusValue is a post or comment status as a meta value: the
+// constants box without an allocation.
+func statusValue(status string) any {
+	switch status {
+	case StatusPublish:
+		return StatusPublish
+	case StatusDraft:
+		return StatusDraft
+	case StatusPending:
+		return StatusPending
+	case StatusPrivate:
+		return StatusPrivate
+	case StatusFuture:
+		return StatusFuture
+	case StatusTrash:
+		return StatusTrash
+	case CommentApproved:
+		return CommentApproved
+	}
+	return status
 }
 
 func variationMeta(p *postsPlan) string {

@@ -140,6 +140,7 @@ type Adopter interface {
 	Store
 	// Adopt is Add, except that the store may keep the entries' Meta maps,
 	// and the lists and maps in them, as its own: the caller must not
-	// change them once Adopt was called, whatever it returns.
+	// change them once Adopt was called, whatever it returns. Entries may
+	// share meta values, lists included; the store changes none of them.
 	Adopt(ctx context.Context, entries []Entry) error
 }
