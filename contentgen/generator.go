@@ -174,13 +174,9 @@ type run struct {
 // newRun prepares a run with the settings s. seed is the request's seed,
 // if any.
 func (g *Generator) newRun(ctx context.Context, s Settings, seed *int64, locale string, progress func(Event)) (*run, error) {
-	code, err := g.resolveLocale(ctx, locale, s)
+	pack, err := g.localePack(ctx, locale, s)
 	if err != nil {
 		return nil, err
-	}
-	pack, err := g.cfg.Locales.Lookup(code)
-	if err != nil {
-		return nil, invalid("locale", "locale %q is not supported", locale)
 	}
 	n := g.runs.Add(1)
 	var sd uint64
@@ -215,6 +211,20 @@ func (g *Generator) newRun(ctx context.Context, s Settings, seed *int64, locale 
 		progress:   progress,
 		warned:     map[string]bool{},
 	}, nil
+}
+
+// localePack returns the pack of the locale a run with the settings s
+// writes in when its request asks for locale.
+func (g *Generator) localePack(ctx context.Context, locale string, s Settings) (*locales.Pack, error) {
+	code, err := g.resolveLocale(ctx, locale, s)
+	if err != nil {
+		return nil, err
+	}
+	pack, err := g.cfg.Locales.Lookup(code)
+	if err != nil {
+		return nil, invalid("locale", "locale %q is not supported", locale)
+	}
+	return pack, nil
 }
 
 // supportedLocales lists the codes of the registry's locales.

@@ -87,6 +87,8 @@ func TestPostsValidation(t *testing.T) {
 			require.True(t, errors.As(err, &ce))
 			require.Equal(t, c.param, ce.Param)
 			require.Contains(t, ce.Message, c.param)
+			_, cerr := f.gen.CheckPosts(context.Background(), c.req)
+			require.Equal(t, err.Error(), fmt.Sprint(cerr), "CheckPosts refuses what GeneratePosts refuses")
 			entries, total, err := f.hist.List(context.Background(), history.Filter{})
 			require.NoError(t, err)
 			require.Zero(t, total, "an invalid request writes nothing: %v", entries)

@@ -420,12 +420,16 @@ func (g *Generator) createTermBatch(ctx context.Context, rn *run, tax Taxonomy, 
 	}})
 }
 
-// GenerateTerms creates taxonomy terms, flat or as a tree.
-func (g *Generator) GenerateTerms(ctx context.Context, req TermsRequest) (*Result, error) {
-	s, err := g.settings.load(ctx)
-	if err != nil {
-		return nil, err
-	}
+// termsPlan is a validated TermsRequest with its defaults applied.
+type termsPlan struct {
+	tax                   Taxonomy
+	count, depth, breadth int
+	hierarchy             bool
+}
+
+// planTerms validates req against the site and the settings s and applies
+// the defaults. Nothing is written.
+func (g *Generator) planTerms(ctx context.Context, req *TermsRequest, s Settings) (*termsPlan, error) {
 	name := req.Taxonomy
 	if name == "" {
 		name = "category"
@@ -435,17 +439,32 @@ func (g *Generator) GenerateTerms(ctx context.Context, req TermsRequest) (*Resul
 		return nil, err
 	}
 	v := validator{}
-	count := v.count(req.Count, s.DefaultTermCount, g.cfg.MaxCount)
-	depth := v.intIn("depth", req.Depth, 3, 1, 5)
-	breadth := v.intIn("breadth", req.Breadth, 3, 1, 10)
+	p := &termsPlan{tax: tax}
+	p.count = v.count(req.Count, s.DefaultTermCount, g.cfg.MaxCount)
+	p.depth = v.intIn("depth", req.Depth, 3, 1, 5)
+	p.breadth = v.intIn("breadth", req.Breadth, 3, 1, 10)
 	if v.err != nil {
 		return nil, v.err
 	}
-	hierarchy := req.GenerateHierarchy && tax.Hierarchical
-	if n := treeSize(depth, breadth); hierarchy && n > g.cfg.MaxCount {
+	p.hierarchy = req.GenerateHierarchy && tax.Hierarchical
+	if n := treeSize(p.depth, p.breadth); p.hierarchy && n > g.cfg.MaxCount {
 		return nil, Errorf(CodeInvalidCount, "breadth",
-			"a tree of depth %d and breadth %d has %d terms, more than the %d one request may create", depth, breadth, n, g.cfg.MaxCount)
+			"a tree of depth %d and breadth %d has %d terms, more than the %d one request may create", p.depth, p.breadth, n, g.cfg.MaxCount)
 	}
+	return p, nil
+}
+
+// GenerateTerms creates taxonomy terms, flat or as a tree.
+func (g *Generator) GenerateTerms(ctx context.Context, req TermsRequest) (*Result, error) {
+	s, err := g.settings.load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p, err := g.planTerms(ctx, &req, s)
+	if err != nil {
+		return nil, err
+	}
+	tax, count, depth, breadth, hierarchy := p.tax, p.count, p.depth, p.breadth, p.hierarchy
 	rn, err := g.newRun(ctx, s, req.Seed, req.Locale, nil)
 	if err != nil {
 		return nil, err

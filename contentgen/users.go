@@ -24,17 +24,11 @@ func (g *Generator) GenerateUsers(ctx context.Context, req UsersRequest) (*Resul
 	if err != nil {
 		return nil, err
 	}
-	v := validator{}
-	count := v.count(req.Count, s.DefaultUserCount, g.cfg.MaxCount)
-	avatars := boolOr(req.GenerateAvatars, true)
-	provider := v.enum("avatar_provider", req.AvatarProvider, s.DefaultImageProvider, providers.Slugs()...)
-	if v.err != nil {
-		return nil, v.err
-	}
-	pick, err := g.userRoles(ctx, req)
+	p, err := g.planUsers(ctx, &req, s)
 	if err != nil {
 		return nil, err
 	}
+	count, avatars, provider, pick := p.count, p.avatars, p.provider, p.roles
 	rn, err := g.newRun(ctx, s, req.Seed, req.Locale, nil)
 	if err != nil {
 		return nil, err
@@ -61,6 +55,32 @@ func (g *Generator) GenerateUsers(ctx context.Context, req UsersRequest) (*Resul
 	}
 	res.Warnings = append([]string{}, rn.warnings...)
 	return res, nil
+}
+
+// usersPlan is a validated UsersRequest with its defaults applied.
+type usersPlan struct {
+	count    int
+	avatars  bool
+	provider string
+	roles    []string
+}
+
+// planUsers validates req against the site and the settings s and applies
+// the defaults. Nothing is written.
+func (g *Generator) planUsers(ctx context.Context, req *UsersRequest, s Settings) (*usersPlan, error) {
+	v := validator{}
+	p := &usersPlan{}
+	p.count = v.count(req.Count, s.DefaultUserCount, g.cfg.MaxCount)
+	p.avatars = boolOr(req.GenerateAvatars, true)
+	p.provider = v.enum("avatar_provider", req.AvatarProvider, s.DefaultImageProvider, providers.Slugs()...)
+	if v.err != nil {
+		return nil, v.err
+	}
+	var err error
+	if p.roles, err = g.userRoles(ctx, *req); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // userRoles returns the roles a users run picks from.

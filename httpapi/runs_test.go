@@ -145,26 +145,38 @@ func TestRunsAPIErrors(t *testing.T) {
 		as           who
 		status       int
 		code         string
+		param        string // named by the message
 	}{
-		{"POST", "/runs", map[string]any{"kind": "posts"}, asAdmin, 400, "invalid_parameter"},
-		{"POST", "/runs", map[string]any{"kind": "posts", "count": 0}, asAdmin, 400, "invalid_count"},
-		{"POST", "/runs", map[string]any{"kind": "media", "count": 3}, asAdmin, 400, "invalid_parameter"},
-		{"POST", "/runs", map[string]any{"kind": "posts", "count": 3, "delete_existing_before_generate": true}, asAdmin, 400, "invalid_parameter"},
-		{"POST", "/runs", map[string]any{"kind": "posts", "count": 3}, asEditor, 403, "rest_forbidden"},
-		{"GET", "/runs", nil, asNobody, 401, "rest_not_logged_in"},
-		{"GET", "/runs/nope", nil, asAdmin, 404, "not_found"},
-		{"DELETE", "/runs/nope", nil, asAdmin, 404, "not_found"},
-		{"GET", "/runs/nope/events", nil, asAdmin, 404, "not_found"},
+		{"POST", "/runs", map[string]any{"kind": "posts"}, asAdmin, 400, "invalid_parameter", "count"},
+		{"POST", "/runs", map[string]any{"kind": "posts", "count": 0}, asAdmin, 400, "invalid_count", "count"},
+		{"POST", "/runs", map[string]any{"kind": "media", "count": 3}, asAdmin, 400, "invalid_parameter", "kind"},
+		{"POST", "/runs", map[string]any{"kind": "posts", "count": 3, "delete_existing_before_generate": true}, asAdmin, 400, "invalid_parameter", "delete_existing_before_generate"},
+		// Options are checked as the generate endpoint of the kind checks
+		// them, when the run is asked for.
+		{"POST", "/runs", map[string]any{"kind": "posts", "count": 3000, "post_type": "spaceship"}, asAdmin, 400, "invalid_post_type", "post_type"},
+		{"POST", "/runs", map[string]any{"kind": "posts", "count": 3000, "image_width": 50}, asAdmin, 400, "invalid_parameter", "image_width"},
+		{"POST", "/runs", map[string]any{"kind": "terms", "count": 3000, "taxonomy": "mood"}, asAdmin, 400, "invalid_taxonomy", "taxonomy"},
+		{"POST", "/runs", map[string]any{"kind": "users", "count": 3000, "role": "wizard"}, asAdmin, 400, "invalid_parameter", "role"},
+		{"POST", "/runs", map[string]any{"kind": "users", "count": 3000, "batch_size": 501}, asAdmin, 400, "invalid_parameter", "batch_size"},
+		{"POST", "/runs", map[string]any{"kind": "posts", "count": 3}, asEditor, 403, "rest_forbidden", ""},
+		{"GET", "/runs", nil, asNobody, 401, "rest_not_logged_in", ""},
+		{"GET", "/runs/nope", nil, asAdmin, 404, "not_found", ""},
+		{"DELETE", "/runs/nope", nil, asAdmin, 404, "not_found", ""},
+		{"GET", "/runs/nope/events", nil, asAdmin, 404, "not_found", ""},
 	} {
 		status, out := e.do(c.method, c.path, c.body, c.as)
 		require.Equal(t, c.status, status, "%s %s %v: %v", c.method, c.path, c.body, out)
 		require.Equal(t, false, out["success"])
 		require.Equal(t, c.code, out["code"], "%s %s %v", c.method, c.path, c.body)
+		require.Contains(t, out["message"], c.param, "%s %s %v", c.method, c.path, c.body)
 	}
+	status, out := e.do("GET", "/runs", nil, asAdmin)
+	require.Equal(t, http.StatusOK, status)
+	require.Empty(t, out["runs"], "a refused run is not recorded")
 
 	// A server without a runs service says so.
 	bare := newEnv(t)
-	status, out := bare.do("GET", "/runs", nil, asAdmin)
+	status, out = bare.do("GET", "/runs", nil, asAdmin)
 	require.Equal(t, http.StatusServiceUnavailable, status)
 	require.Equal(t, "not_configured", out["code"])
 }

@@ -16,9 +16,14 @@
 //
 // # How a run goes
 //
-// Service.Submit records the run (kind, total, the request of the matching
-// generate call, batch size) and inserts one River job per batch, in one
-// transaction. A worker (a Service with Options.Workers, in any process on
+// Service.Submit first checks the request as the generate call of its kind
+// would (the Generator's CheckPosts, CheckTerms and CheckUsers, with the
+// count of the first batch): a request that call would refuse (an unknown
+// post type, taxonomy or role, an option out of range, a batch larger than
+// the Generator's MaxCount) is refused with its *contentgen.Error and
+// nothing is recorded. It then records the run (kind, total, the request
+// of the matching generate call, batch size) and inserts one River job per
+// batch, in one transaction. A worker (a Service with Options.Workers, in any process on
 // the same database) takes a batch job and, in one transaction of the
 // database: skips the batch when it is already recorded or the run is no
 // longer active, generates the batch's items through the Generator (whose
@@ -26,9 +31,10 @@
 // the batch (run, number, worker, items: the primary key keeps a batch
 // from counting twice), adds its items to the run's done count, and
 // completes the job with river.JobCompleteTx. The last batch sets the run
-// succeeded. A failing batch counts an error and is retried by River; an
-// invalid request (a post type that does not exist) fails the run at
-// once, as does a batch that fails every attempt.
+// succeeded. A failing batch counts an error and is retried by River; a
+// request that stopped fitting the site after it was submitted (its
+// template deleted) fails the run at once, as does a batch that fails
+// every attempt.
 //
 // A job whose process died is rescued by River after Options.RescueAfter
 // and run again; as its first run committed nothing, the run resumes where

@@ -62,8 +62,8 @@ type Request struct {
 	Posts *contentgen.PostsRequest
 	Terms *contentgen.TermsRequest
 	Users *contentgen.UsersRequest
-	// BatchSize is the number of items of a batch, 1 to
-	// contentgen.DefaultMaxCount; 0 means Options.BatchSize.
+	// BatchSize is the number of items of a batch, 1 to the
+	// Generator's MaxCount; 0 means Options.BatchSize.
 	BatchSize int
 }
 
@@ -114,7 +114,7 @@ type Options struct {
 	// host name and process id.
 	WorkerName string
 	// BatchSize is the default size of a batch; 0 means
-	// contentgen.DefaultMaxCount.
+	// contentgen.DefaultMaxCount. It is cut to the Generator's MaxCount.
 	BatchSize int
 	// PollInterval is how often an idle worker looks for batches on
 	// PostgreSQL, and Follow for changes made by other processes; 0
@@ -335,29 +335,34 @@ type storedRequest struct {
 	Users *contentgen.UsersRequest `json:"users,omitempty"`
 }
 
-// check validates req and returns its batch size.
-func (s *Service) check(req *Request) (int, error) {
+// check validates req as the generate call of its kind validates its
+// request (through the Generator's Check methods, with the count of the
+// run's first batch), and returns its batch size.
+func (s *Service) check(ctx context.Context, req *Request) (int, error) {
 	switch req.Kind {
 	case KindPosts:
 		if req.Terms != nil || req.Users != nil {
-			return 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "kind", "a posts run takes the options of posts")
+			return 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "kind", "kind posts takes the options of posts")
 		}
 		if p := req.Posts; p != nil && p.DeleteExistingBeforeGenerate {
-			return 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "delete_existing_before_generate", "a run cannot delete before it generates: delete first, then start the run")
+			return 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "delete_existing_before_generate", "delete_existing_before_generate is not for runs: a run cannot delete before it generates; delete first, then start the run")
 		}
 	case KindTerms:
 		if req.Posts != nil || req.Users != nil {
-			return 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "kind", "a terms run takes the options of terms")
+			return 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "kind", "kind terms takes the options of terms")
 		}
 		if t := req.Terms; t != nil && t.DeleteExisting {
-			return 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "delete_existing", "a run cannot delete before it generates: delete first, then start the run")
+			return 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "delete_existing", "delete_existing is not for runs: a run cannot delete before it generates; delete first, then start the run")
+		}
+		if t := req.Terms; t != nil && t.GenerateHierarchy {
+			return 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "generate_hierarchy", "generate_hierarchy is not for runs: a run makes count flat terms, and a hierarchy is the tree of one request (POST /generate/terms)")
 		}
 	case KindUsers:
 		if req.Posts != nil || req.Terms != nil {
-			return 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "kind", "a users run takes the options of users")
+			return 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "kind", "kind users takes the options of users")
 		}
 		if u := req.Users; u != nil && u.DeleteExisting {
-			return 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "delete_existing", "a run cannot delete before it generates: delete first, then start the run")
+			return 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "delete_existing", "delete_existing is not for runs: a run cannot delete before it generates; delete first, then start the run")
 		}
 	default:
 		return 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "kind", "kind must be posts, terms or users")
@@ -365,22 +370,55 @@ func (s *Service) check(req *Request) (int, error) {
 	if req.Count < 1 {
 		return 0, contentgen.Errorf(contentgen.CodeInvalidCount, "count", "count must be at least 1")
 	}
+	maxSize := s.gen.MaxCount()
 	size := req.BatchSize
 	if size == 0 {
-		size = s.o.BatchSize
+		size = min(s.o.BatchSize, maxSize)
 	}
-	if size < 1 || size > contentgen.DefaultMaxCount {
-		return 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "batch_size", "batch_size must be between 1 and %d", contentgen.DefaultMaxCount)
+	if size < 1 || size > maxSize {
+		return 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "batch_size", "batch_size must be between 1 and %d", maxSize)
+	}
+	// The options are checked as the first batch's request.
+	first := int(min(int64(size), req.Count))
+	var err error
+	switch req.Kind {
+	case KindPosts:
+		r := deref(req.Posts)
+		r.Count = &first
+		_, err = s.gen.CheckPosts(ctx, r)
+	case KindTerms:
+		r := deref(req.Terms)
+		r.Count = &first
+		_, err = s.gen.CheckTerms(ctx, r)
+	case KindUsers:
+		r := deref(req.Users)
+		r.Count = &first
+		_, err = s.gen.CheckUsers(ctx, r)
+	}
+	if err != nil {
+		return 0, err
 	}
 	return size, nil
 }
 
+// deref returns *p, or the zero T when p is nil.
+func deref[T any](p *T) T {
+	var v T
+	if p != nil {
+		v = *p
+	}
+	return v
+}
+
 // Submit records a run and queues its batches, in one transaction, and
-// returns it queued. A request that is not valid is an *contentgen.Error
-// (invalid_count, invalid_parameter); one whose options do not fit the
-// site (an unknown post type) fails the run when its first batch runs.
+// returns it queued. A request that the generate call of its kind would
+// refuse now (an unknown post type, taxonomy or role, an option out of
+// range) is refused with the same *contentgen.Error, and so is one that
+// no run can make (a count below 1, a batch size above the Generator's
+// MaxCount, deleting first, a hierarchy of terms); nothing is recorded
+// then.
 func (s *Service) Submit(ctx context.Context, req Request) (*Run, error) {
-	size, err := s.check(&req)
+	size, err := s.check(ctx, &req)
 	if err != nil {
 		return nil, err
 	}
@@ -407,7 +445,11 @@ func (s *Service) Submit(ctx context.Context, req Request) (*Run, error) {
 		return nil, err
 	}
 	s.notify()
-	return s.Get(ctx, id.String())
+	// The run as recorded, not as read again: a worker may have started
+	// it since.
+	req.BatchSize = size
+	return &Run{ID: id.String(), Kind: req.Kind, Status: StatusQueued, Total: req.Count, Batches: batches, BatchSize: size,
+		CreatedAt: time.UnixMicro(now.UnixMicro()).UTC(), Request: req}, nil
 }
 
 // queueBatches inserts the jobs of batches from to to-1 of run, but those

@@ -18,6 +18,7 @@ import (
 	"github.com/contentgen/contentgen/contentgen/runs"
 	"github.com/contentgen/contentgen/contentgen/sqlstore"
 	"github.com/contentgen/contentgen/history"
+	"github.com/contentgen/contentgen/templates"
 )
 
 const postgresEnv = "CONTENTGEN_TEST_POSTGRES"
@@ -176,30 +177,74 @@ func TestRunPosts(t *testing.T) {
 	}
 }
 
-// TestRunInvalid: a request the library refuses is an error of its code;
-// one that does not fit the site fails the run with the message of the
+// TestRunInvalid: a request that the generate call of its kind would
+// refuse is refused when it is submitted, with the error of that call
+// naming the parameter, and nothing is recorded; a run whose options stop
+// fitting the site after it was submitted fails with the message of its
 // batch, and nothing is made.
 func TestRunInvalid(t *testing.T) {
 	db := engines()[0].open(t)
 	gen := site(t, db)
 	s := service(t, db, gen, nil)
-	_, err := s.Submit(t.Context(), runs.Request{Kind: runs.KindPosts, Count: 0})
-	require.ErrorIs(t, err, contentgen.ErrInvalidCount)
-	_, err = s.Submit(t.Context(), runs.Request{Kind: "media", Count: 3})
-	require.ErrorIs(t, err, contentgen.ErrInvalidParameter)
-	_, err = s.Submit(t.Context(), runs.Request{Kind: runs.KindPosts, Count: 3, Posts: &contentgen.PostsRequest{DeleteExistingBeforeGenerate: true}})
-	require.ErrorIs(t, err, contentgen.ErrInvalidParameter)
-	_, err = s.Get(t.Context(), "nope")
+	ctx := t.Context()
+	for _, c := range []struct {
+		req   runs.Request
+		err   error
+		param string
+	}{
+		{runs.Request{Kind: runs.KindPosts, Count: 0}, contentgen.ErrInvalidCount, "count"},
+		{runs.Request{Kind: "media", Count: 3}, contentgen.ErrInvalidParameter, "kind"},
+		{runs.Request{Kind: runs.KindPosts, Count: 3, Posts: &contentgen.PostsRequest{DeleteExistingBeforeGenerate: true}}, contentgen.ErrInvalidParameter, "delete_existing_before_generate"},
+		{runs.Request{Kind: runs.KindPosts, Count: 1200, Posts: &contentgen.PostsRequest{PostType: "book"}}, contentgen.ErrInvalidPostType, "post_type"},
+		{runs.Request{Kind: runs.KindPosts, Count: 1200, Posts: &contentgen.PostsRequest{PostStatus: "gone"}}, contentgen.ErrInvalidParameter, "post_status"},
+		{runs.Request{Kind: runs.KindPosts, Count: 1200, Posts: &contentgen.PostsRequest{Locale: "xx_XX"}}, contentgen.ErrInvalidParameter, "locale"},
+		{runs.Request{Kind: runs.KindPosts, Count: 1200, Posts: &contentgen.PostsRequest{TemplateID: 99}}, contentgen.ErrNotFound, "template_id"},
+		{runs.Request{Kind: runs.KindTerms, Count: 1200, Terms: &contentgen.TermsRequest{Taxonomy: "genre"}}, contentgen.ErrInvalidTaxonomy, "taxonomy"},
+		{runs.Request{Kind: runs.KindTerms, Count: 1200, Terms: &contentgen.TermsRequest{Depth: new(9)}}, contentgen.ErrInvalidParameter, "depth"},
+		{runs.Request{Kind: runs.KindTerms, Count: 1200, Terms: &contentgen.TermsRequest{GenerateHierarchy: true}}, contentgen.ErrInvalidParameter, "generate_hierarchy"},
+		{runs.Request{Kind: runs.KindUsers, Count: 1200, Users: &contentgen.UsersRequest{Role: "wizard"}}, contentgen.ErrInvalidParameter, "role"},
+		{runs.Request{Kind: runs.KindUsers, Count: 1200, Users: &contentgen.UsersRequest{AvatarProvider: "nope"}}, contentgen.ErrInvalidParameter, "avatar_provider"},
+		{runs.Request{Kind: runs.KindUsers, Count: 1200, BatchSize: 501}, contentgen.ErrInvalidParameter, "batch_size"},
+	} {
+		_, err := s.Submit(ctx, c.req)
+		require.ErrorIs(t, err, c.err, "%+v", c.req)
+		var ce *contentgen.Error
+		require.ErrorAs(t, err, &ce)
+		require.Equal(t, c.param, ce.Param, "%+v: %v", c.req, err)
+	}
+	list, err := s.List(ctx, 0)
+	require.NoError(t, err)
+	require.Empty(t, list, "a refused request records no run")
+	_, err = s.Get(ctx, "nope")
 	require.ErrorIs(t, err, contentgen.ErrNotFound)
 
-	start(t, s)
-	r, err := s.Submit(t.Context(), runs.Request{Kind: runs.KindPosts, Count: 1200, Posts: &contentgen.PostsRequest{PostType: "book"}})
+	// A Generator whose requests make at most 100 items makes batches of
+	// 100 by default and refuses larger ones.
+	small, err := contentgen.New(db.Host(nil), nil, &contentgen.Config{MaxCount: 100})
+	require.NoError(t, err)
+	ss := service(t, db, small, &runs.Options{Workers: runs.NoWorkers})
+	editors := &contentgen.UsersRequest{Role: "editor"}
+	_, err = ss.Submit(ctx, runs.Request{Kind: runs.KindUsers, Count: 300, BatchSize: 200, Users: editors})
+	require.ErrorIs(t, err, contentgen.ErrInvalidParameter)
+	r, err := ss.Submit(ctx, runs.Request{Kind: runs.KindUsers, Count: 300, Users: editors})
+	require.NoError(t, err)
+	require.Equal(t, 100, r.BatchSize)
+	_, err = ss.Cancel(ctx, r.ID)
+	require.NoError(t, err)
+
+	// The template of a run is deleted before its batches run.
+	tpl, err := gen.Templates().Create(ctx, templates.Input{Name: "Short posts", PostType: "post"})
+	require.NoError(t, err)
+	r, err = s.Submit(ctx, runs.Request{Kind: runs.KindPosts, Count: 1200, Posts: &contentgen.PostsRequest{TemplateID: tpl.ID}})
 	require.NoError(t, err)
 	require.EqualValues(t, 3, r.Batches, "batches of the per-request size by default")
+	_, err = gen.Templates().Delete(ctx, tpl.ID, 0)
+	require.NoError(t, err)
+	start(t, s)
 	r = follow(t, s, r.ID)
 	require.Equal(t, runs.StatusFailed, r.Status)
 	require.NotZero(t, r.Errors)
-	require.NotEmpty(t, r.LastError)
+	require.Contains(t, r.LastError, "template_id")
 	require.Zero(t, r.Done)
 }
 

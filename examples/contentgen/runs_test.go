@@ -57,6 +57,16 @@ func TestGenerateAsRun(t *testing.T) {
 	require.Contains(t, r.stderr, "terms/s", "the bar shows the rate")
 	require.Contains(t, r.stdout, "succeeded, 501 of 501 terms (3 of 3 batches)")
 
+	// Options the generate command refuses are refused before the run
+	// is recorded, named by their flag.
+	r = runCLI(t, false, "", "--db", db, "generate", "posts", "--count", "1200", "--post-type", "spaceship")
+	require.Equal(t, exitUsage, r.code, r.stderr)
+	require.Contains(t, r.stderr, "--post-type")
+	r = runCLI(t, false, "", "--db", db, "runs", "list")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.NotContains(t, r.stdout, "spaceship")
+	require.Len(t, strings.Split(strings.TrimSpace(r.stdout), "\n"), 3, "the three runs before")
+
 	r = runCLI(t, false, "", "--db", db, "runs", "show", "no-such-run")
 	require.Equal(t, exitUsage, r.code)
 	require.Contains(t, r.stderr, "run not found")
