@@ -23,8 +23,9 @@
 // the Generator's MaxCount) is refused with its *contentgen.Error and
 // nothing is recorded. It then records the run (kind, total, the request
 // of the matching generate call, batch size) and inserts one River job per
-// batch, in one transaction. A worker (a Service with Options.Workers, in any process on
-// the same database) takes a batch job and, in one transaction of the
+// batch, in one transaction. A worker (a Service with Options.Workers, in
+// any process on the same database) takes a batch job and, in one
+// transaction of the
 // database: skips the batch when it is already recorded or the run is no
 // longer active, generates the batch's items through the Generator (whose
 // host and history are the DB's, so they join the transaction), records
@@ -34,15 +35,19 @@
 // succeeded. A failing batch counts an error and is retried by River; a
 // request that stopped fitting the site after it was submitted (its
 // template deleted) fails the run at once, as does a batch that fails
-// every attempt.
+// every attempt, and the run's queued jobs are removed with that status
+// change.
 //
 // A job whose process died is rescued by River after Options.RescueAfter
 // and run again; as its first run committed nothing, the run resumes where
-// it stopped. Cancel stops a run within one batch: batches that start
-// after it do nothing, the one being written finishes and stays counted,
-// and everything made stays in the history, to be deleted as any other
-// generated content. Resume queues the batches a cancelled or failed run
-// has not done.
+// it stopped. Cancel stops a run within one batch: in one transaction it
+// sets the run cancelled and removes the River jobs of its batches that no
+// worker has taken (JobDeleteManyTx), so nothing of it stays queued; the
+// batch being written finishes and stays counted (a batch taken in the
+// same instant finds the run cancelled and does nothing), and everything
+// made stays in the history, to be deleted as any other generated
+// content. Resume queues, in one transaction with the status change, one
+// job for each batch a cancelled or failed run has not done.
 //
 // # Engines
 //

@@ -583,17 +583,30 @@ func (s *Service) details(ctx context.Context, r *Run) error {
 	return rows.Err()
 }
 
-// Cancel cancels run id: batches that start after it do nothing; a batch
-// being written finishes and is counted. Everything made stays tracked in
+// Cancel cancels run id and removes its queued batch jobs, in one
+// transaction; a batch being written finishes and is counted, one taken
+// at that instant does nothing. Everything made stays tracked in
 // the history. Cancelling a run in a final status changes nothing. An
 // unknown id is an error matching contentgen.ErrNotFound.
 func (s *Service) Cancel(ctx context.Context, id string) (*Run, error) {
 	if _, err := s.Get(ctx, id); err != nil {
 		return nil, err
 	}
-	if _, err := s.db.WritePool().ExecContext(ctx, s.q(`UPDATE `+s.t.runs+` SET status = ?, ended_at = ? WHERE id = ? AND status IN (?, ?)`),
-		string(StatusCancelled), s.o.Now().UnixMicro(), id, string(StatusQueued), string(StatusRunning)); err != nil {
-		return nil, fmt.Errorf("runs: cancelling: %w", err)
+	err := s.db.InTx(ctx, func(ctx context.Context) error {
+		return s.db.WithSQLTx(ctx, func(tx *sql.Tx) error {
+			res, err := tx.ExecContext(ctx, s.q(`UPDATE `+s.t.runs+` SET status = ?, ended_at = ? WHERE id = ? AND status IN (?, ?)`),
+				string(StatusCancelled), s.o.Now().UnixMicro(), id, string(StatusQueued), string(StatusRunning))
+			if err != nil {
+				return fmt.Errorf("runs: cancelling: %w", err)
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				return nil
+			}
+			return s.dropJobs(ctx, tx, id)
+		})
+	})
+	if err != nil {
+		return nil, err
 	}
 	if s.o.Ledger != nil {
 		// A batch whose content the site holds stays counted, though
@@ -606,6 +619,33 @@ func (s *Service) Cancel(ctx context.Context, id string) (*Run, error) {
 	}
 	s.notify()
 	return s.Get(ctx, id)
+}
+
+// dropJobs deletes, in tx, the jobs of run's batches that no worker is
+// working on (available, scheduled, retryable or pending), so that a run
+// that stopped leaves nothing queued. A job being worked on stays: its
+// batch finds the run stopped, or finishes and is counted. On PostgreSQL
+// a job that a worker is taking at that moment is skipped likewise.
+func (s *Service) dropJobs(ctx context.Context, tx *sql.Tx, run string) error {
+	where := `args ->> '$.run' = @run`
+	if s.pg {
+		where = `args ->> 'run' = @run`
+	}
+	const chunk = 10000
+	params := river.NewJobDeleteManyParams().
+		Kinds(jobKind).
+		States(rivertype.JobStateAvailable, rivertype.JobStateScheduled, rivertype.JobStateRetryable, rivertype.JobStatePending).
+		Where(where, river.NamedArgs{"run": run}).
+		First(chunk)
+	for {
+		res, err := s.client.JobDeleteManyTx(ctx, tx, params)
+		if err != nil {
+			return fmt.Errorf("runs: removing the queued batches of run %s: %w", run, err)
+		}
+		if len(res.Jobs) < chunk {
+			return nil
+		}
+	}
 }
 
 // Resume queues again the batches that a cancelled or failed run has not
@@ -659,6 +699,11 @@ func (s *Service) Resume(ctx context.Context, id string) (*Run, error) {
 			rows.Close()
 			if err := rows.Err(); err != nil {
 				return fmt.Errorf("runs: resuming: %w", err)
+			}
+			// Jobs a run stopped by an earlier version left queued would
+			// run their batches twice.
+			if err := s.dropJobs(ctx, tx, id); err != nil {
+				return err
 			}
 			return s.queueBatches(ctx, tx, id, 0, r.Batches, done)
 		})

@@ -123,6 +123,19 @@ func follow(t *testing.T, s *runs.Service, id string) *runs.Run {
 	return last
 }
 
+// queuedJobs is the number of River jobs of run id's batches that wait
+// for a worker.
+func queuedJobs(t *testing.T, db *sqlstore.DB, id string) int {
+	t.Helper()
+	q := `SELECT COUNT(*) FROM river_job WHERE state IN ('available', 'scheduled', 'retryable', 'pending') AND args ->> '$.run' = ?`
+	if db.Engine() == "postgres" {
+		q = `SELECT COUNT(*) FROM river_job WHERE state IN ('available', 'scheduled', 'retryable', 'pending') AND args ->> 'run' = $1`
+	}
+	var n int
+	require.NoError(t, db.ReadPool().QueryRowContext(t.Context(), q, id).Scan(&n))
+	return n
+}
+
 // generated returns the generated posts of db's history and checks that
 // each is a post that exists, with one entry.
 func generatedPosts(t *testing.T, db *sqlstore.DB) int {
@@ -246,6 +259,7 @@ func TestRunInvalid(t *testing.T) {
 	require.NotZero(t, r.Errors)
 	require.Contains(t, r.LastError, "template_id")
 	require.Zero(t, r.Done)
+	require.Zero(t, queuedJobs(t, db, r.ID), "a failed run leaves no batch queued")
 }
 
 // TestRunCancelResume: a cancelled run stops within one batch, keeps what
@@ -261,10 +275,19 @@ func TestRunCancelResume(t *testing.T) {
 			front := service(t, db, gen, &runs.Options{Workers: runs.NoWorkers})
 			r, err := front.Submit(ctx, runs.Request{Kind: runs.KindPosts, Count: 40, BatchSize: 5, Posts: &contentgen.PostsRequest{SetFeaturedImage: new(false)}})
 			require.NoError(t, err)
+			require.Equal(t, 8, queuedJobs(t, db, r.ID))
 			r, err = front.Cancel(ctx, r.ID)
 			require.NoError(t, err)
 			require.Equal(t, runs.StatusCancelled, r.Status)
 			require.False(t, r.EndedAt.IsZero())
+			require.Zero(t, queuedJobs(t, db, r.ID), "a cancelled run leaves no batch queued")
+			// Resumed and cancelled again: each batch is queued once.
+			_, err = front.Resume(ctx, r.ID)
+			require.NoError(t, err)
+			require.Equal(t, 8, queuedJobs(t, db, r.ID))
+			_, err = front.Cancel(ctx, r.ID)
+			require.NoError(t, err)
+			require.Zero(t, queuedJobs(t, db, r.ID))
 
 			w := service(t, db, gen, &runs.Options{Workers: 1, WorkerName: "w"})
 			require.NoError(t, w.Start(ctx))
@@ -287,6 +310,7 @@ func TestRunCancelResume(t *testing.T) {
 			require.Equal(t, runs.StatusCancelled, r.Status)
 			require.LessOrEqual(t, r.Done, atCancel+5, "at most the batch being written finishes after the cancel")
 			require.EqualValues(t, r.Done, generatedPosts(t, db), "what was made stays tracked")
+			require.Zero(t, queuedJobs(t, db, r.ID))
 
 			require.NoError(t, w.Start(ctx))
 			t.Cleanup(func() { _ = w.Stop(context.Background()) })

@@ -174,7 +174,19 @@ func (s *Service) failed(ctx context.Context, r *Run, job *river.Job[batchArgs],
 		now := s.o.Now().UnixMicro()
 		args = []any{msg, string(StatusQueued), string(StatusRunning), string(StatusFailed), string(StatusQueued), string(StatusRunning), now, r.ID}
 	}
-	if _, uerr := s.db.WritePool().ExecContext(context.WithoutCancel(ctx), s.q(q), args...); uerr != nil {
+	uerr := s.db.InTx(context.WithoutCancel(ctx), func(ctx context.Context) error {
+		return s.db.WithSQLTx(ctx, func(tx *sql.Tx) error {
+			if _, err := tx.ExecContext(ctx, s.q(q), args...); err != nil {
+				return err
+			}
+			if !final {
+				return nil
+			}
+			// The run failed: its other batches are not to run.
+			return s.dropJobs(ctx, tx, r.ID)
+		})
+	})
+	if uerr != nil {
 		s.o.Logger.Error("runs: recording a failed batch", "run", r.ID, "err", uerr)
 	}
 	s.notify()

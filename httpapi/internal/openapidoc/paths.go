@@ -504,7 +504,7 @@ func operations() []op {
 		{method: "GET", path: "/runs/{id}", id: "getRun", tag: "Runs", summary: "A run's progress",
 			params: []obj{runID}, answer: ok(props{"run": ref("Run")}), errs: []int{404, 503}},
 		{method: "DELETE", path: "/runs/{id}", id: "cancelRun", tag: "Runs", summary: "Cancel a run",
-			desc:   "Batches that start after the cancel do nothing; a batch being written finishes and is counted. What the run made stays in the history and is deleted like any generated content. Cancelling a finished run changes nothing.",
+			desc:   "The run's batches that no worker has taken are removed with the status change; a batch being written finishes and is counted. What the run made stays in the history and is deleted like any generated content. Cancelling a finished run changes nothing.",
 			params: []obj{runID}, answer: ok(props{"run": ref("Run")}), errs: []int{404, 503}},
 		{method: "GET", path: "/runs/{id}/events", id: "runEvents", tag: "Runs", summary: "A run's progress as Server-Sent Events",
 			desc:   "One progress event with the run at once and whenever it changes (a batch done, an error, a new status), and one complete event once it is succeeded, failed or cancelled; then the stream ends. An unknown run gets the JSON error answer.",
