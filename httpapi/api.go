@@ -58,8 +58,11 @@ type Options struct {
 	// served (see "Running the API safely" in the package documentation).
 	TrustedOrigins []string
 	// Runs serves the /runs endpoints (runs of any size); nil answers them
-	// with 503 not_configured.
-	Runs *runs.Service
+	// with 503 not_configured, whose message is NoRuns (when empty, "runs
+	// are not set up on this server"), such as why this server cannot
+	// hold runs.
+	Runs   *runs.Service
+	NoRuns string
 }
 
 // URLs are the addresses reported by GET /urls. PluginURL, AdminURL,
@@ -91,6 +94,7 @@ type API struct {
 	license  license.LicenseManager
 	addons   *addons.Registry
 	runs     *runs.Service
+	noRuns   string
 	mux      *http.ServeMux
 	cop      *http.CrossOriginProtection
 	// routes are the registered routes in registration order.
@@ -137,6 +141,7 @@ func New(g *contentgen.Generator, opts *Options) (*API, error) {
 		license:  o.License,
 		addons:   o.Addons,
 		runs:     o.Runs,
+		noRuns:   o.NoRuns,
 		mux:      http.NewServeMux(),
 		cop:      cop,
 		tick:     realTicker,

@@ -26,7 +26,11 @@ func (a *API) runRoutes() {
 // has none.
 func (a *API) runsService() (*runs.Service, error) {
 	if a.runs == nil {
-		return nil, contentgen.Errorf(contentgen.CodeUnavailable, "", "runs are not set up on this server")
+		msg := a.noRuns
+		if msg == "" {
+			msg = "runs are not set up on this server"
+		}
+		return nil, contentgen.Errorf(contentgen.CodeUnavailable, "", "%s", msg)
 	}
 	return a.runs, nil
 }

@@ -95,12 +95,19 @@
 // records stay after the run (one small row a batch); wphost.Uninstall
 // drops them with contentgen's other tables.
 //
+// The batches of runs into a Ledger go to a River queue of their own,
+// named from Ledger.LedgerID, and a run remembers its queue: one database
+// of jobs may serve its own site and WordPress sites at once, and each
+// site's workers take only the batches of its runs, whichever Service
+// submitted or resumed them. Get and List report the runs of every site
+// the database serves.
+//
 // A site reached through its REST API (contentgen/wphost/wprest) has no
 // transaction that could hold a batch with its record: a batch killed
 // halfway would leave part of its posts, and one run again would make
 // them twice. Runs are not offered there: the example server answers
-// POST /runs with 503 not_configured saying so, and the command line
-// refuses with the same reason.
+// POST /runs with 503 not_configured saying why, and the command line
+// refuses with a usage error giving the same reason.
 //
 // Runs of posts, terms and users are supported; comments, whose count is
 // per post, are not yet.

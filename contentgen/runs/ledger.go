@@ -2,7 +2,9 @@ package runs
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 
@@ -33,6 +35,22 @@ type Ledger interface {
 	// RunBatches calls fn with each recorded batch of run numbered from
 	// from to to-1.
 	RunBatches(ctx context.Context, run string, from, to int64, fn func(batch int64, worker string, items int, warnings []string) error) error
+	// LedgerID names the content's database, the same in every process
+	// that opens it and different for another: the batches of its runs
+	// go to a River queue of their own, so that workers of another site
+	// (or of the run's database itself) that share the run's database
+	// never take them, nor these workers theirs.
+	LedgerID() string
+}
+
+// queueOf is River's queue of the batches of runs whose content goes to
+// l: queue for the run's database itself, else a queue of l's own.
+func queueOf(l Ledger) string {
+	if l == nil {
+		return queue
+	}
+	sum := sha256.Sum256([]byte(l.LedgerID()))
+	return queue + "_" + hex.EncodeToString(sum[:8])
 }
 
 // siteBatch is a batch as the Ledger recorded it.

@@ -29,6 +29,8 @@ func newSQLLedger(t *testing.T, db *sqlstore.DB) *sqlLedger {
 	return &sqlLedger{db: db}
 }
 
+func (l *sqlLedger) LedgerID() string { return "sqlLedger " + l.db.TablePrefix() }
+
 func (l *sqlLedger) InTx(ctx context.Context, fn func(ctx context.Context) error) error {
 	return l.db.InTx(ctx, fn)
 }
@@ -211,4 +213,48 @@ func TestRunLedgerReconciles(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, runs.StatusSucceeded, r2.Status)
 	require.EqualValues(t, 5, r2.Done)
+}
+
+// TestRunsOfTwoSites: the runs of two sites share one database of jobs
+// (the first site's own, the second's content elsewhere, as a WordPress
+// site's is): each site's workers take only its runs' batches, also of a
+// run resumed by the other site's service, so every post goes to the site
+// its run was submitted for.
+func TestRunsOfTwoSites(t *testing.T) {
+	jobs := openDB(t, filepath.Join(t.TempDir(), "runs.db"), nil)
+	content := openDB(t, filepath.Join(t.TempDir(), "site.db"), nil)
+	ledger := newSQLLedger(t, content)
+	ctx := t.Context()
+	own := service(t, jobs, site(t, jobs), &runs.Options{Workers: 2, WorkerName: "own"})
+	otherGen := site(t, content)
+	other := service(t, jobs, otherGen, &runs.Options{Workers: 2, WorkerName: "other", Ledger: ledger})
+	start(t, own)
+	start(t, other)
+	posts := &contentgen.PostsRequest{SetFeaturedImage: new(false)}
+	a, err := own.Submit(ctx, runs.Request{Kind: runs.KindPosts, Count: 30, BatchSize: 5, Posts: posts})
+	require.NoError(t, err)
+	b, err := other.Submit(ctx, runs.Request{Kind: runs.KindPosts, Count: 40, BatchSize: 5, Posts: posts})
+	require.NoError(t, err)
+	a, b = follow(t, own, a.ID), follow(t, other, b.ID)
+	require.Equal(t, runs.StatusSucceeded, a.Status)
+	require.Equal(t, runs.StatusSucceeded, b.Status)
+	require.Equal(t, []runs.Worker{{Name: "own", Batches: 6, Items: 30}}, a.Workers)
+	require.Equal(t, []runs.Worker{{Name: "other", Batches: 8, Items: 40}}, b.Workers)
+	require.Equal(t, 30, generatedPosts(t, jobs))
+	require.Equal(t, 40, generatedPosts(t, content))
+
+	// Cancelled before it ran, resumed through the first site's service:
+	// its batches still go to the second site.
+	front := service(t, jobs, otherGen, &runs.Options{Workers: runs.NoWorkers, Ledger: ledger})
+	c, err := front.Submit(ctx, runs.Request{Kind: runs.KindPosts, Count: 10, BatchSize: 5, Posts: posts})
+	require.NoError(t, err)
+	_, err = front.Cancel(ctx, c.ID)
+	require.NoError(t, err)
+	_, err = own.Resume(ctx, c.ID)
+	require.NoError(t, err)
+	c = follow(t, other, c.ID)
+	require.Equal(t, runs.StatusSucceeded, c.Status)
+	require.Equal(t, []runs.Worker{{Name: "other", Batches: 2, Items: 10}}, c.Workers)
+	require.Equal(t, 30, generatedPosts(t, jobs))
+	require.Equal(t, 50, generatedPosts(t, content))
 }

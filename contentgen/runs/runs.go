@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -99,6 +100,9 @@ type Run struct {
 	Workers []Worker
 	// Request is the request of the run.
 	Request Request
+
+	// queue is River's queue of the run's batches.
+	queue string
 }
 
 // NoWorkers, as Options.Workers, makes a Service that submits and reports
@@ -193,6 +197,9 @@ type Service struct {
 	client *river.Client[*sql.Tx]
 	t      tableNames
 	pg     bool
+	// queue is River's queue of the batches of this Service's runs (see
+	// queueOf).
+	queue string
 
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced when a run changes here
@@ -224,7 +231,7 @@ func New(ctx context.Context, db *sqlstore.DB, gen *contentgen.Generator, opts *
 	if err != nil {
 		return nil, err
 	}
-	s := &Service{db: db, gen: gen, o: o, t: newTableNames(db.TablePrefix()), changed: make(chan struct{})}
+	s := &Service{db: db, gen: gen, o: o, t: newTableNames(db.TablePrefix()), changed: make(chan struct{}), queue: queueOf(o.Ledger)}
 	var driver riverdriver.Driver[*sql.Tx]
 	switch db.Engine() {
 	case "sqlite":
@@ -255,7 +262,7 @@ func New(ctx context.Context, db *sqlstore.DB, gen *contentgen.Generator, opts *
 			return nil, fmt.Errorf("runs: %w", err)
 		}
 		cfg.Workers = workers
-		cfg.Queues = map[string]river.QueueConfig{queue: {MaxWorkers: o.Workers}}
+		cfg.Queues = map[string]river.QueueConfig{s.queue: {MaxWorkers: o.Workers}}
 	}
 	client, err := river.NewClient(driver, cfg)
 	if err != nil {
@@ -333,6 +340,8 @@ type storedRequest struct {
 	Posts *contentgen.PostsRequest `json:"posts,omitempty"`
 	Terms *contentgen.TermsRequest `json:"terms,omitempty"`
 	Users *contentgen.UsersRequest `json:"users,omitempty"`
+	// Queue is River's queue of the run's batches; empty means queue.
+	Queue string `json:"queue,omitempty"`
 }
 
 // check validates req as the generate call of its kind validates its
@@ -422,7 +431,7 @@ func (s *Service) Submit(ctx context.Context, req Request) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	body, err := json.Marshal(storedRequest{Posts: req.Posts, Terms: req.Terms, Users: req.Users})
+	body, err := json.Marshal(storedRequest{Posts: req.Posts, Terms: req.Terms, Users: req.Users, Queue: s.queue})
 	if err != nil {
 		return nil, fmt.Errorf("runs: encoding the request: %w", err)
 	}
@@ -438,7 +447,7 @@ func (s *Service) Submit(ctx context.Context, req Request) (*Run, error) {
 				id.String(), string(req.Kind), req.Count, size, batches, string(body), string(StatusQueued), now.UnixMicro()); err != nil {
 				return fmt.Errorf("runs: recording the run: %w", err)
 			}
-			return s.queueBatches(ctx, tx, id.String(), 0, batches, nil)
+			return s.queueBatches(ctx, tx, id.String(), s.queue, 0, batches, nil)
 		})
 	})
 	if err != nil {
@@ -452,9 +461,9 @@ func (s *Service) Submit(ctx context.Context, req Request) (*Run, error) {
 		CreatedAt: time.UnixMicro(now.UnixMicro()).UTC(), Request: req}, nil
 }
 
-// queueBatches inserts the jobs of batches from to to-1 of run, but those
-// in done.
-func (s *Service) queueBatches(ctx context.Context, tx *sql.Tx, run string, from, to int64, done map[int64]bool) error {
+// queueBatches inserts the jobs of batches from to to-1 of run into
+// River's queue q, but those in done.
+func (s *Service) queueBatches(ctx context.Context, tx *sql.Tx, run, q string, from, to int64, done map[int64]bool) error {
 	const chunk = 1000
 	params := make([]river.InsertManyParams, 0, min(chunk, to-from))
 	flush := func() error {
@@ -471,7 +480,7 @@ func (s *Service) queueBatches(ctx context.Context, tx *sql.Tx, run string, from
 		if done[b] {
 			continue
 		}
-		params = append(params, river.InsertManyParams{Args: batchArgs{Run: run, Batch: b}, InsertOpts: &river.InsertOpts{Queue: queue}})
+		params = append(params, river.InsertManyParams{Args: batchArgs{Run: run, Batch: b}, InsertOpts: &river.InsertOpts{Queue: q}})
 		if len(params) == chunk {
 			if err := flush(); err != nil {
 				return err
@@ -531,6 +540,7 @@ func (s *Service) list(ctx context.Context, tail string, args ...any) ([]Run, er
 			return nil, fmt.Errorf("runs: decoding the request of run %s: %w", r.ID, err)
 		}
 		r.Request = Request{Kind: r.Kind, Count: r.Total, BatchSize: r.BatchSize, Posts: sr.Posts, Terms: sr.Terms, Users: sr.Users}
+		r.queue = cmp.Or(sr.Queue, queue)
 		out = append(out, r)
 	}
 	rows.Close()
@@ -609,8 +619,8 @@ func (s *Service) Cancel(ctx context.Context, id string) (*Run, error) {
 		return nil, err
 	}
 	if s.o.Ledger != nil {
-		// A batch whose content the site holds stays counted, though
-		// its job will not run again.
+		// A batch whose content the site holds is counted, though its
+		// job, removed above, will not run again.
 		if r, err := s.Get(ctx, id); err != nil {
 			return nil, err
 		} else if _, err := s.reconcile(ctx, r); err != nil {
@@ -705,7 +715,7 @@ func (s *Service) Resume(ctx context.Context, id string) (*Run, error) {
 			if err := s.dropJobs(ctx, tx, id); err != nil {
 				return err
 			}
-			return s.queueBatches(ctx, tx, id, 0, r.Batches, done)
+			return s.queueBatches(ctx, tx, id, r.queue, 0, r.Batches, done)
 		})
 	})
 	if err != nil {

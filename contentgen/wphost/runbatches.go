@@ -17,7 +17,8 @@ import (
 // the site's database, in the transaction of its content and history
 // entries: a batch run again after a crash between that commit and the
 // one of its job finds its record and is only counted, never made twice.
-// *Site is the runs.Ledger of a site (InTx, RecordRunBatch, RunBatches).
+// *Site is the runs.Ledger of a site (InTx, RecordRunBatch, RunBatches,
+// LedgerID).
 
 // runBatchesDDL creates the table of the batches of runs: one row per
 // batch done, keyed by run and batch number, with the worker that made
@@ -117,3 +118,10 @@ func (s *Site) RunBatches(ctx context.Context, run string, from, to int64, fn fu
 	}
 	return nil
 }
+
+// LedgerID names the site's tables as their server knows them: its host
+// name and port, the database and the table prefix, however the DSN
+// spells the address. Runs into the site keep their jobs in a queue of
+// this name's own, so that the workers of another site sharing the
+// database of the jobs never take them.
+func (s *Site) LedgerID() string { return s.ledgerID }

@@ -114,6 +114,8 @@ type Site struct {
 	uploadsURL string
 	// consecutive is whether one multi-row INSERT gets consecutive ids.
 	consecutive bool
+	// ledgerID names the site's tables on their server (see LedgerID).
+	ledgerID string
 	// commentStatus and pingStatus are the site's defaults for new posts
 	// (the options default_comment_status and default_ping_status).
 	commentStatus, pingStatus string
@@ -221,6 +223,13 @@ func (s *Site) load(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("wphost: reading the server's settings: %w", err)
 	}
+	var server, database string
+	var port int64
+	err = q.QueryEach(ctx, "SELECT @@hostname, @@port, DATABASE()", nil, func(r *sql.Rows) error { return r.Scan(&server, &port, &database) })
+	if err != nil {
+		return fmt.Errorf("wphost: reading the server's name: %w", err)
+	}
+	s.ledgerID = fmt.Sprintf("wordpress %s:%d/%s %s", server, port, database, s.t.prefix)
 	// Modes 0 and 1 give a multi-row INSERT consecutive ids.
 	s.consecutive = mode != 2 && inc == 1
 	if _, err := q.ExecContext(ctx, "CREATE TABLE IF NOT EXISTS "+s.t.lock+" (name VARCHAR(32) NOT NULL PRIMARY KEY) ENGINE=InnoDB"); err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/contentgen/runs"
+	"github.com/contentgen/contentgen/examples/internal/site"
 	"github.com/contentgen/contentgen/httpapi"
 )
 
@@ -63,10 +65,11 @@ func (a *app) startRun(cmd *cobra.Command, req runs.Request) error {
 // openRuns opens the runs of the session's site, working on workers
 // batches at once (runs.NoWorkers: none).
 func (a *app) openRuns(ctx context.Context, s *session, workers int) (*runs.Service, error) {
-	if s.site.DB == nil {
-		return nil, usageErr("runs need a site kept in SQLite or PostgreSQL (--db), not memory or a WordPress site")
+	rs, err := s.site.OpenRuns(ctx, s.gen, &runs.Options{Workers: workers})
+	if errors.Is(err, site.ErrNoRuns) {
+		return nil, &exitError{exitUsage, a.dashed(err)}
 	}
-	return runs.New(ctx, s.site.DB, s.gen, &runs.Options{Workers: workers})
+	return rs, err
 }
 
 // workOn works on run id until it ends, showing its progress, and stops

@@ -72,5 +72,5 @@ func TestGenerateAsRun(t *testing.T) {
 	require.Contains(t, r.stderr, "run not found")
 	r = runCLI(t, false, "", "--db", "memory", "generate", "posts", "--count", "501")
 	require.Equal(t, exitUsage, r.code)
-	require.Contains(t, r.stderr, "runs need a site kept in SQLite or PostgreSQL")
+	require.Contains(t, r.stderr, "runs keep their jobs in a database, and --db names memory")
 }

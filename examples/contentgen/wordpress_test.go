@@ -126,3 +126,39 @@ func TestWordPressFlagsNeedCredentials(t *testing.T) {
 	require.Equal(t, exitUsage, r.code)
 	require.Contains(t, r.stderr, "--wordpress-app-password")
 }
+
+// TestWordPressRuns: on a WordPress site written through its database a
+// generation above the per-request limit is a run whose jobs are kept
+// where --db says and whose posts go into the site; through the REST API
+// a run is refused, saying why.
+func TestWordPressRuns(t *testing.T) {
+	s := wptest.Get(t, wptest.EnvDB)
+	wptest.Exclusive(t, s)
+	t.Setenv("CONTENTGEN_WORDPRESS_APP_PASSWORD", s.AppPassword)
+	site := []string{"--wordpress-url", s.URL, "--wordpress-user", s.User}
+	jobs := filepath.Join(t.TempDir(), "runs.db")
+	db := append(append([]string{}, site...), "--wordpress-db", s.DB, "--db", jobs)
+	defer runCLI(t, false, "", append(db, "cleanup", "--yes")...)
+
+	r := runCLI(t, false, "", append(db, "generate", "posts", "--count", "501", "--batch-size", "167", "--set-featured-image=false")...)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.Contains(t, r.stdout, "succeeded, 501 of 501 posts (3 of 3 batches)")
+	var stats struct {
+		Stats struct {
+			ByType map[string]int `json:"by_type"`
+		} `json:"stats"`
+	}
+	r = runCLI(t, false, "", append(db, "--json", "history", "stats")...)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &stats), r.stdout)
+	require.Equal(t, 501, stats.Stats.ByType["post"], "the run's posts are tracked in the site")
+	r = runCLI(t, false, "", append(db, "runs", "list")...)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.Contains(t, r.stdout, "succeeded  posts  501/501", "the run is kept in --db")
+
+	rest := append(append([]string{}, site...), "--db", filepath.Join(t.TempDir(), "history.db"))
+	r = runCLI(t, false, "", append(rest, "generate", "posts", "--count", "501")...)
+	require.Equal(t, exitUsage, r.code)
+	require.Contains(t, r.stderr, "reached through its REST API")
+	require.Contains(t, r.stderr, "give --wordpress-db")
+}

@@ -7,6 +7,7 @@
 //	                         [-acf-json DIR] [-db contentgen.db|postgres://...|memory] [-media DIR]
 //	                         [-wordpress-url URL -wordpress-user USER -wordpress-app-password 'xxxx xxxx ...'
 //	                          [-wordpress-db DSN] [-wordpress-prefix wp_] [-wordpress-uploads DIR]]
+//	                         [-workers 1] [-rescue-after 10m]
 //
 // The demo site starts like a fresh installation: post types post, page,
 // book and publisher, the taxonomies category, post_tag and genre, one
@@ -27,6 +28,18 @@
 // and state are kept in the same database; without it, everything goes
 // through the site's REST API (package contentgen/wphost/wprest) and the
 // history is kept where -db says.
+//
+// POST /runs generates any number of items as a run (package runs), in
+// batches that survive a crash or a kill of the server: -workers sets how
+// many batches this process works on at once (0: it submits and serves
+// runs, for other servers on the same PostgreSQL database to work on),
+// and -rescue-after how long a batch may take before it is taken as lost
+// and run again. Runs keep their jobs in the database of -db; with
+// -wordpress-db the posts go into the site's database, which records
+// each batch with its content, and the jobs stay where -db says (a
+// SQLite file by default). A server in memory, or in front of WordPress
+// through its REST API only, holds no runs and answers /runs with 503
+// not_configured saying why.
 //
 // The admin page (package httpapi/admin) is served beside the API, at
 // /contentgen/admin/ for the default -base; log in there with a user name
@@ -112,7 +125,7 @@ func run(ctx context.Context, args []string, out *os.File) error {
 	keyFile := fs.String("key-file", defaultKeyFile(), "file with the key that encrypts stored API keys (created with mode 0600 when missing; "+envSecretKey+" overrides it)")
 	licenseKey := fs.String("license-public-key", "", "ed25519 public key (base64 or hex) that verifies licence keys ("+envLicenseKey+" when empty)")
 	acfDir := fs.String("acf-json", "", "directory of ACF local JSON field groups (acf-json) to read custom fields from")
-	dbFlag := fs.String("db", "contentgen.db", `where the site is kept: a SQLite file, a postgres:// URL, or "memory" (gone when the server stops)`)
+	dbFlag := fs.String("db", "contentgen.db", `where the site is kept: a SQLite file, a postgres:// URL, or "memory" (gone when the server stops); with -wordpress-db, where the jobs of runs are kept`)
 	mediaDir := fs.String("media", "", "directory of media files (default: the SQLite file's name plus .media, or contentgen-media for PostgreSQL)")
 	var wp site.WordPress
 	fs.StringVar(&wp.URL, "wordpress-url", "", "fill this WordPress site instead of the demo site, such as http://127.0.0.1:8000")
@@ -123,6 +136,7 @@ func run(ctx context.Context, args []string, out *os.File) error {
 	fs.StringVar(&wp.Uploads, "wordpress-uploads", "", "the site's uploads directory (wp-content/uploads), where images are written with -wordpress-db")
 	aiBase := fs.String("ai-base-url", "", "base URL of an OpenAI-compatible endpoint that writes posts with text_source ai (ai_one), such as http://localhost:11434/v1 for Ollama; a key is optional ("+site.EnvAIAPIKey+")")
 	aiModel := fs.String("ai-model", "", "model of -ai-base-url, such as llama3.2")
+	rescueAfter := fs.Duration("rescue-after", 10*time.Minute, "how long a batch of a run may take before it is taken as lost (its process died) and run again, by this process or another")
 	workers := fs.Int("workers", 1, "batches of runs (POST /runs) this process works on at once; 0 submits and serves runs without working on them, for another process on the same PostgreSQL database to do")
 	var users userFlags
 	fs.Var(&users, "user", "add a user as name:password:role whose application password is password (repeatable)")
@@ -154,7 +168,7 @@ func run(ctx context.Context, args []string, out *os.File) error {
 		addr: *addr, base: *base, adminPassword: *adminPassword, users: users,
 		allowAccount: *allowAccount, keyring: kr, license: lic, acfDir: *acfDir,
 		db: *dbFlag, mediaDir: *mediaDir, wordpress: wp, trustedOrigins: origins, aiOne: aiOne,
-		workers: *workers,
+		workers: *workers, rescueAfter: *rescueAfter,
 	})
 	if err != nil {
 		return err
@@ -170,6 +184,9 @@ func run(ctx context.Context, args []string, out *os.File) error {
 		keptIn = "WordPress at " + wp.URL
 		if wp.DB != "" {
 			keptIn += ", database " + site.Redact(wp.DB)
+			if *dbFlag != site.Memory {
+				keptIn += "; runs' jobs in " + site.Redact(*dbFlag)
+			}
 		}
 	}
 	fmt.Fprintf(out, "contentgen demo site listening\n  API base URL: %s\n  admin page:   http://%s%s (log in as a user below)\n  site kept in: %s\n",
@@ -213,8 +230,10 @@ type serverConfig struct {
 	// aiOne configures ai_one (-ai-base-url, -ai-model); nil means the
 	// environment's.
 	aiOne *ai.Options
-	// workers is -workers: batches of runs worked on at once, 0 none.
-	workers int
+	// workers is -workers: batches of runs worked on at once, 0 none;
+	// rescueAfter is -rescue-after (0: runs' default).
+	workers     int
+	rescueAfter time.Duration
 }
 
 // newServer opens the demo site (creating it in a new database), its
@@ -288,13 +307,14 @@ func buildServer(ctx context.Context, c serverConfig) (*http.Server, []userSpec,
 		creds = append(creds, u)
 	}
 
-	rs, err := startRuns(ctx, st, gen, c.workers, logger)
+	rs, noRuns, err := startRuns(ctx, st, gen, c.workers, c.rescueAfter, logger)
 	if err != nil {
 		return nil, nil, st, err
 	}
 	adminPath := adminPathOf(base)
 	api, err := httpapi.New(gen, &httpapi.Options{
 		Runs:           rs,
+		NoRuns:         noRuns,
 		Auth:           authn,
 		Sessions:       authn.Sessions,
 		Logger:         logger,
@@ -323,26 +343,29 @@ func buildServer(ctx context.Context, c serverConfig) (*http.Server, []userSpec,
 	return httpapi.NewServer(addr, mux, nil), creds, st, nil
 }
 
-// startRuns starts the runs service of a site kept in SQLite or
-// PostgreSQL (nil, serving no runs, for one in memory or a WordPress
-// site), working on workers batches at once, and makes st.Close stop it
-// first.
-func startRuns(ctx context.Context, st *site.Site, gen *contentgen.Generator, workers int, logger *slog.Logger) (*runs.Service, error) {
-	if st.DB == nil {
-		return nil, nil
-	}
+// startRuns starts the runs service of the site (see site.OpenRuns),
+// working on workers batches at once, and makes st.Close stop it first.
+// A site that cannot hold runs (in memory, or WordPress through its REST
+// API) gets none, and the reason, for the answers of the /runs endpoints.
+func startRuns(ctx context.Context, st *site.Site, gen *contentgen.Generator, workers int, rescueAfter time.Duration, logger *slog.Logger) (*runs.Service, string, error) {
 	if workers < 0 {
-		return nil, fmt.Errorf("-workers must not be negative, got %d", workers)
+		return nil, "", fmt.Errorf("-workers must not be negative, got %d", workers)
+	}
+	if rescueAfter < 0 {
+		return nil, "", fmt.Errorf("-rescue-after must not be negative, got %v", rescueAfter)
 	}
 	if workers == 0 {
 		workers = runs.NoWorkers
 	}
-	rs, err := runs.New(ctx, st.DB, gen, &runs.Options{Workers: workers, Logger: logger})
+	rs, err := st.OpenRuns(ctx, gen, &runs.Options{Workers: workers, RescueAfter: rescueAfter, Logger: logger})
+	if errors.Is(err, site.ErrNoRuns) {
+		return nil, err.Error(), nil
+	}
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if err := rs.Start(context.WithoutCancel(ctx)); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	closeDB := st.Close
 	st.Close = func() error {
@@ -355,7 +378,7 @@ func startRuns(ctx context.Context, st *site.Site, gen *contentgen.Generator, wo
 		}
 		return closeDB()
 	}
-	return rs, nil
+	return rs, "", nil
 }
 
 // adminPathOf is where the admin page is served for an API under base:

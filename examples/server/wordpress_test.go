@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -112,4 +113,66 @@ func TestServerInFrontOfWordPressWithoutUploads(t *testing.T) {
 		require.Equal(t, http.StatusOK, code, "%v", post)
 		require.Nil(t, post["post"].(map[string]any)["featured_media"], "the post is made without an image")
 	}
+}
+
+// TestRunsInFrontOfWordPress: in front of a WordPress site written
+// through its database, POST /runs makes its posts in the site, the jobs
+// kept where -db says, and the run is followed to its end over its
+// events; in front of one reached through its REST API only, /runs
+// answers 503 not_configured saying why.
+func TestRunsInFrontOfWordPress(t *testing.T) {
+	s := wptest.Get(t, wptest.EnvDB)
+	wptest.Exclusive(t, s)
+	wp := site.WordPress{URL: s.URL, User: s.User, AppPassword: s.AppPassword, DB: s.DB}
+	base := newTestServer(t, serverConfig{
+		addr: "127.0.0.1:1", base: "/api", adminPassword: testPassword, workers: 2,
+		db: filepath.Join(t.TempDir(), "runs.db"), wordpress: wp,
+	})
+	call := func(method, path, body string) (int, map[string]any) {
+		t.Helper()
+		req, err := http.NewRequestWithContext(t.Context(), method, base+path, strings.NewReader(body))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.SetBasicAuth("admin", testPassword)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		var out map[string]any
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
+		return resp.StatusCode, out
+	}
+	defer call("DELETE", "/cleanup/all", "")
+	_, before := call("GET", "/history/stats", "")
+	code, out := call("POST", "/runs", `{"kind":"posts","count":260,"batch_size":100,"set_featured_image":false,"auto_comments":true,"comments_per_post_min":1,"comments_per_post_max":1}`)
+	require.Equal(t, http.StatusAccepted, code, "%v", out)
+	id := out["id"].(string)
+	run, err := followRun(t.Context(), base+"/runs/"+id+"/events", testPassword, func(runRecord) bool { return false })
+	require.NoError(t, err)
+	require.Equal(t, "succeeded", run.Status, "%+v", run)
+	require.EqualValues(t, 260, run.Done)
+	require.EqualValues(t, 3, run.BatchesDone)
+	_, after := call("GET", "/history/stats", "")
+	count := func(stats map[string]any, typ string) int {
+		n, _ := stats["stats"].(map[string]any)["by_type"].(map[string]any)[typ].(float64)
+		return int(n)
+	}
+	require.Equal(t, 260, count(after, "post")-count(before, "post"), "the run's posts are in the site, tracked")
+	require.Equal(t, 260, count(after, "comment")-count(before, "comment"), "with their comments")
+
+	rest := newTestServer(t, serverConfig{
+		addr: "127.0.0.1:1", base: "/api", adminPassword: testPassword, workers: 1,
+		db: filepath.Join(t.TempDir(), "history.db"), wordpress: site.WordPress{URL: s.URL, User: s.User, AppPassword: s.AppPassword},
+	})
+	req, err := http.NewRequestWithContext(t.Context(), "POST", rest+"/runs", strings.NewReader(`{"kind":"posts","count":600}`))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.SetBasicAuth("admin", testPassword)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
+	require.Equal(t, "not_configured", out["code"])
+	require.Contains(t, out["message"], "REST API")
+	require.Contains(t, out["message"], "-wordpress-db")
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/contentgen/memhost"
+	"github.com/contentgen/contentgen/contentgen/runs"
 	"github.com/contentgen/contentgen/contentgen/sqlstore"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/templates"
@@ -46,10 +47,20 @@ type Site struct {
 	// the posts and pages ones.
 	WordPress bool
 	// DB is the SQL database of a site kept in SQLite or PostgreSQL (nil
-	// in memory and for WordPress): runs keep their jobs in it.
+	// in memory and for WordPress): runs keep their jobs in it (see
+	// OpenRuns).
 	DB *sqlstore.DB
 	// Close closes the database; it is a no-op in memory.
 	Close func() error
+
+	// For OpenRuns: the Ledger of a WordPress site written through its
+	// database, with the DSN of the database of its runs' jobs and that
+	// database once open; noRuns is why the site holds no runs.
+	ledger  runs.Ledger
+	runsDSN string
+	runsDB  *sqlstore.DB
+	noRuns  error
+	log     *slog.Logger
 }
 
 // Open opens the store db names: Memory keeps everything in memory until

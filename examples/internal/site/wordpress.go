@@ -56,9 +56,10 @@ func (w WordPress) Check() error {
 }
 
 // OpenWordPress opens the WordPress site w names. In database mode
-// everything lives in the site's database; in REST mode the history,
+// everything lives in the site's database, but the jobs of runs, which
+// OpenRuns keeps in the store dbFlag names; in REST mode the history,
 // templates and state are kept in the store dbFlag names (as for Open;
-// Memory keeps them until the process ends).
+// Memory keeps them until the process ends), and runs are refused.
 func OpenWordPress(ctx context.Context, w WordPress, dbFlag string, log *slog.Logger) (*Site, error) {
 	if err := w.Check(); err != nil {
 		return nil, err
@@ -78,16 +79,21 @@ func OpenWordPress(ctx context.Context, w WordPress, dbFlag string, log *slog.Lo
 			return nil, fmt.Errorf("-wordpress-db %s: %w", Redact(w.DB), err)
 		}
 		db := wp.DB()
-		return &Site{
+		s := &Site{
 			Host: wp.Host(), History: db.History(), Templates: db.Templates(), State: db.State(),
 			Register: noRegister, WordPress: true, Close: wp.Close,
-		}, nil
+			ledger: wp, runsDSN: dbFlag, log: log,
+		}
+		if dbFlag == Memory {
+			s.noRuns = errRunsInMemory
+		}
+		return s, nil
 	}
 	h, err := wprest.New(ctx, &wprest.Options{URL: w.URL, User: w.User, AppPassword: w.AppPassword, Logger: log})
 	if err != nil {
 		return nil, fmt.Errorf("-wordpress-url %s: %w", w.URL, err)
 	}
-	s := &Site{Host: h, Register: noRegister, WordPress: true, Close: func() error { return nil }}
+	s := &Site{Host: h, Register: noRegister, WordPress: true, Close: func() error { return nil }, noRuns: errRunsOverREST}
 	if dbFlag == Memory {
 		s.History, s.Templates, s.State = history.NewMemStore(nil), templates.NewMemStore(), memhost.NewStateStore()
 		return s, nil
