@@ -10,8 +10,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/contentgen/contentgen/locales"
 	"github.com/contentgen/contentgen/locales/markup"
@@ -52,17 +52,47 @@ func main() {
 	}
 }
 
-// sentenceSplitter splits a line of text into sentences at the locale's
-// full stops, question and exclamation marks.
+// sentenceSplitter splits a line of text into sentences: after a full
+// stop, question or exclamation mark (and the closing quotes or brackets
+// after it) that a space or the end of the line follows, so "6:40 a.m."
+// and "11.500 Euro" stay whole, and after the ideographic 。！？.
 func sentenceSplitter(p *locales.Pack) func(string) []string {
-	re := regexp.MustCompile(`[^.!?。！？]+[.!?。！？]*\s*`)
 	return func(line string) []string {
 		var out []string
-		for _, m := range re.FindAllString(line, -1) {
-			if m = strings.TrimSpace(m); m != "" {
-				out = append(out, m)
+		rs := []rune(line)
+		start := 0
+		emit := func(end int) {
+			if s := strings.TrimSpace(string(rs[start:end])); s != "" {
+				out = append(out, s)
+			}
+			start = end
+		}
+		for i := 0; i < len(rs); i++ {
+			switch rs[i] {
+			case '。', '！', '？':
+				j := i + 1
+				for j < len(rs) && strings.ContainsRune("。！？」』）", rs[j]) {
+					j++
+				}
+				emit(j)
+				i = j - 1
+			case '.', '!', '?':
+				j := i + 1
+				for j < len(rs) && strings.ContainsRune(".!?”’»)\"'", rs[j]) {
+					j++
+				}
+				if j == len(rs) || rs[j] == ' ' || rs[j] == '\u00a0' {
+					// "a.m. Then" ends a sentence only before a capital.
+					if k := j + 1; j < len(rs) && k < len(rs) && unicode.IsLower(rs[k]) {
+						i = j - 1
+						continue
+					}
+					emit(j)
+					i = j - 1
+				}
 			}
 		}
+		emit(len(rs))
 		return out
 	}
 }
