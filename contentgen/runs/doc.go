@@ -49,6 +49,18 @@
 // content. Resume queues, in one transaction with the status change, one
 // job for each batch a cancelled or failed run has not done.
 //
+// # Seeds
+//
+// A run has a seed: its request's Seed, or one Submit draws at random and
+// records with the run (Run.Seed). Batch i is made with a seed derived
+// from the run's seed and i alone (SplitMix64), never from the
+// Generator's Config.Seed and the number of requests its process made: a
+// batch run again after a crash or a resume makes what its first run
+// would have, the batches of one run differ, and two runs without a seed
+// differ even from processes started anew with the same Config.Seed. A
+// run with the seed of another, on a site in the same state, makes the
+// same content.
+//
 // # Engines
 //
 // SQLite uses River's riversqlite driver on the DB's one writing

@@ -3,10 +3,13 @@ package runs
 import (
 	"cmp"
 	"context"
+	"crypto/rand"
 	"database/sql"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"log/slog"
 	"os"
 	"strconv"
@@ -55,8 +58,8 @@ func (s Status) Final() bool {
 
 // Request asks for a run of Count items of Kind, each batch made with the
 // request of the matching kind (Posts, Terms or Users; nil means its
-// defaults), whose own Count is ignored. A request's Seed, when set, seeds
-// batch i with Seed+i.
+// defaults), whose own Count is ignored. The request's Seed, when set, is
+// the run's seed; without it Submit draws one (see Run.Seed).
 type Request struct {
 	Kind  Kind
 	Count int64
@@ -100,6 +103,12 @@ type Run struct {
 	Workers []Worker
 	// Request is the request of the run.
 	Request Request
+	// Seed is the run's seed: its request's, or one Submit drew at
+	// random. Batch i is made with a seed derived from Seed and i alone,
+	// so that a batch run again (after a crash, or on resume) makes what
+	// its first run would have, and two runs without a seed differ
+	// whatever the Generator's Config.Seed.
+	Seed int64
 
 	// queue is River's queue of the run's batches.
 	queue string
@@ -342,6 +351,8 @@ type storedRequest struct {
 	Users *contentgen.UsersRequest `json:"users,omitempty"`
 	// Queue is River's queue of the run's batches; empty means queue.
 	Queue string `json:"queue,omitempty"`
+	// Seed is the run's seed; nil in runs recorded before runs had one.
+	Seed *int64 `json:"seed,omitempty"`
 }
 
 // check validates req as the generate call of its kind validates its
@@ -431,7 +442,13 @@ func (s *Service) Submit(ctx context.Context, req Request) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	body, err := json.Marshal(storedRequest{Posts: req.Posts, Terms: req.Terms, Users: req.Users, Queue: s.queue})
+	seed := requestSeed(&req)
+	if seed == nil {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		seed = new(int64(binary.LittleEndian.Uint64(b[:])))
+	}
+	body, err := json.Marshal(storedRequest{Posts: req.Posts, Terms: req.Terms, Users: req.Users, Seed: seed, Queue: s.queue})
 	if err != nil {
 		return nil, fmt.Errorf("runs: encoding the request: %w", err)
 	}
@@ -458,7 +475,30 @@ func (s *Service) Submit(ctx context.Context, req Request) (*Run, error) {
 	// it since.
 	req.BatchSize = size
 	return &Run{ID: id.String(), Kind: req.Kind, Status: StatusQueued, Total: req.Count, Batches: batches, BatchSize: size,
-		CreatedAt: time.UnixMicro(now.UnixMicro()).UTC(), Request: req}, nil
+		CreatedAt: time.UnixMicro(now.UnixMicro()).UTC(), Request: req, Seed: *seed}, nil
+}
+
+// requestSeed is the Seed of req's request of its kind, or nil.
+func requestSeed(req *Request) *int64 {
+	switch {
+	case req.Posts != nil:
+		return req.Posts.Seed
+	case req.Terms != nil:
+		return req.Terms.Seed
+	case req.Users != nil:
+		return req.Users.Seed
+	}
+	return nil
+}
+
+// batchSeed is the seed of batch b of a run seeded seed: SplitMix64 of
+// the two, so that the batches of one run, and of runs with nearby seeds,
+// do not share seeds.
+func batchSeed(seed, b int64) int64 {
+	z := uint64(seed) + uint64(b+1)*0x9E3779B97F4A7C15
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+	return int64(z ^ (z >> 31))
 }
 
 // queueBatches inserts the jobs of batches from to to-1 of run into
@@ -541,6 +581,15 @@ func (s *Service) list(ctx context.Context, tail string, args ...any) ([]Run, er
 		}
 		r.Request = Request{Kind: r.Kind, Count: r.Total, BatchSize: r.BatchSize, Posts: sr.Posts, Terms: sr.Terms, Users: sr.Users}
 		r.queue = cmp.Or(sr.Queue, queue)
+		if sr.Seed != nil {
+			r.Seed = *sr.Seed
+		} else {
+			// A run recorded without a seed: one of its own, the same
+			// for every batch and every process.
+			h := fnv.New64a()
+			h.Write([]byte(r.ID))
+			r.Seed = int64(h.Sum64())
+		}
 		out = append(out, r)
 	}
 	rows.Close()

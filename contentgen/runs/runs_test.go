@@ -325,3 +325,59 @@ func TestRunCancelResume(t *testing.T) {
 		})
 	}
 }
+
+// titles returns the titles of db's posts, oldest first.
+func titles(t *testing.T, db *sqlstore.DB) []string {
+	t.Helper()
+	posts, err := db.Host(nil).Posts(t.Context(), contentgen.PostQuery{Types: []string{"post"}})
+	require.NoError(t, err)
+	out := make([]string, len(posts))
+	for i, p := range posts {
+		out[i] = p.Title
+	}
+	return out
+}
+
+// runPosts makes a run of 20 posts in batches of 10 with a fresh
+// Generator seeded 7 (as a process started anew would have) and returns
+// it when it succeeded.
+func runPosts(t *testing.T, db *sqlstore.DB, seed *int64) *runs.Run {
+	t.Helper()
+	gen, err := contentgen.New(db.Host(nil), nil, &contentgen.Config{Seed: new(int64(7))})
+	require.NoError(t, err)
+	s := service(t, db, gen, &runs.Options{WorkerName: "w"})
+	require.NoError(t, s.Start(t.Context()))
+	defer func() { require.NoError(t, s.Stop(context.Background())) }()
+	r, err := s.Submit(t.Context(), runs.Request{Kind: runs.KindPosts, Count: 20, BatchSize: 10,
+		Posts: &contentgen.PostsRequest{SetFeaturedImage: new(false), AutoTaxonomies: new(false), Seed: seed}})
+	require.NoError(t, err)
+	r = follow(t, s, r.ID)
+	require.Equal(t, runs.StatusSucceeded, r.Status)
+	return r
+}
+
+// TestRunSeeds: with a Generator's fixed seed and no seed in the request,
+// runs made by processes started anew differ, batch by batch; each run
+// records the seed its batches derive theirs from, so that a run with
+// that seed in its request makes the same posts.
+func TestRunSeeds(t *testing.T) {
+	db := engines()[0].open(t)
+	site(t, db)
+	a := runPosts(t, db, nil)
+	b := runPosts(t, db, nil)
+	got := titles(t, db)
+	require.Len(t, got, 40)
+	for i := 0; i < 40; i += 10 {
+		for j := i + 10; j < 40; j += 10 {
+			require.NotEqual(t, got[i:i+10], got[j:j+10], "batches %d and %d of the two runs repeat each other", i/10, j/10)
+		}
+	}
+	require.NotEqual(t, a.Seed, b.Seed)
+
+	// The same seed in a request, on a site as the first run found it.
+	again := engines()[0].open(t)
+	site(t, again)
+	c := runPosts(t, again, new(a.Seed))
+	require.Equal(t, a.Seed, c.Seed)
+	require.Equal(t, got[:20], titles(t, again))
+}

@@ -201,13 +201,7 @@ func (s *Service) failed(ctx context.Context, r *Run, job *river.Job[batchArgs],
 // and the warnings.
 func (s *Service) generate(ctx context.Context, r *Run, b int64) (int, []string, error) {
 	count := int(min(int64(r.BatchSize), r.Total-b*int64(r.BatchSize)))
-	seed := func(p *int64) *int64 {
-		if p == nil {
-			return nil
-		}
-		v := *p + b
-		return &v
-	}
+	seed := new(batchSeed(r.Seed, b))
 	// Each batch decodes its own copy of the request.
 	switch r.Kind {
 	case KindPosts:
@@ -215,7 +209,7 @@ func (s *Service) generate(ctx context.Context, r *Run, b int64) (int, []string,
 		if err := clone(r.Request.Posts, &req); err != nil {
 			return 0, nil, err
 		}
-		req.Count, req.Seed, req.Progress = &count, seed(req.Seed), nil
+		req.Count, req.Seed, req.Progress = &count, seed, nil
 		res, err := s.gen.GeneratePosts(ctx, req)
 		if err != nil {
 			return 0, nil, err
@@ -226,7 +220,7 @@ func (s *Service) generate(ctx context.Context, r *Run, b int64) (int, []string,
 		if err := clone(r.Request.Terms, &req); err != nil {
 			return 0, nil, err
 		}
-		req.Count, req.Seed = &count, seed(req.Seed)
+		req.Count, req.Seed = &count, seed
 		res, err := s.gen.GenerateTerms(ctx, req)
 		if err != nil {
 			return 0, nil, err
@@ -237,7 +231,7 @@ func (s *Service) generate(ctx context.Context, r *Run, b int64) (int, []string,
 		if err := clone(r.Request.Users, &req); err != nil {
 			return 0, nil, err
 		}
-		req.Count, req.Seed = &count, seed(req.Seed)
+		req.Count, req.Seed = &count, seed
 		res, err := s.gen.GenerateUsers(ctx, req)
 		if err != nil {
 			return 0, nil, err
