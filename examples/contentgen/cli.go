@@ -189,8 +189,9 @@ the command ends).
 administrator's application password (--wordpress-app-password, or the
 environment variable ` + site.EnvWordPressPassword + `). With
 --wordpress-db, content is written straight into the site's tables and the
-history is kept in the same database; without it, everything goes through
-the site's REST API and the history is kept where --db says.
+history is kept in the same database (the jobs of runs, where --db says);
+without it, everything goes through the site's REST API, the history is
+kept where --db says, and runs are refused.
 
 Exit status: 0 on success, 2 for a usage error (a bad flag or an invalid
 value), 1 for any other failure.`,
@@ -211,7 +212,7 @@ value), 1 for any other failure.`,
 	a.globalFlags = pf
 	root.Version = version()
 	root.SetVersionTemplate("contentgen {{.Version}}\n")
-	pf.StringVar(&a.db, "db", "contentgen.db", `where the site is kept: a SQLite file, a postgres:// URL, or "memory" (gone when the command ends)`)
+	pf.StringVar(&a.db, "db", "contentgen.db", `where the site is kept: a SQLite file, a postgres:// URL, or "memory" (gone when the command ends); with --wordpress-db, where the jobs of runs are kept`)
 	pf.StringVar(&a.media, "media", "", "directory of media files (default: the SQLite file's name plus .media, or contentgen-media for PostgreSQL)")
 	pf.StringVar(&a.acfDir, "acf-json", "", "directory of ACF local JSON field groups (acf-json) to read custom fields from")
 	pf.StringVar(&a.wp.URL, "wordpress-url", "", "act on this WordPress site instead of the demo site, such as http://127.0.0.1:8000")
