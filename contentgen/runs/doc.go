@@ -38,9 +38,9 @@
 // every attempt, and the run's queued jobs are removed with that status
 // change.
 //
-// A job whose process died is rescued by River after Options.RescueAfter
-// and run again; as its first run committed nothing, the run resumes where
-// it stopped. Cancel stops a run within one batch: in one transaction it
+// A job whose process died is rescued by River once its batch's time
+// passed (see below) and run again; as its first run committed nothing,
+// the run resumes where it stopped. Cancel stops a run within one batch: in one transaction it
 // sets the run cancelled and removes the River jobs of its batches that no
 // worker has taken (JobDeleteManyTx), so nothing of it stays queued; the
 // batch being written finishes and stays counted (a batch taken in the
@@ -48,6 +48,32 @@
 // made stays in the history, to be deleted as any other generated
 // content. Resume queues, in one transaction with the status change, one
 // job for each batch a cancelled or failed run has not done.
+//
+// # How long a batch may take
+//
+// River cannot tell a batch whose process died from one that is slow: it
+// takes a batch running longer than its time as lost (its rescuer looks
+// every 30 seconds) and runs it again, and cancels a batch of a live
+// process once past that time (River's job timeout), counting a failed
+// attempt. The time is then a trade-off: short, a killed worker's batch
+// is taken up soon; too short for what a batch does, every attempt of it
+// is cancelled and the run fails after Options.MaxAttempts. Making a batch
+// twice is never the price: a second run of it rolls back (see above).
+//
+// So each run gets a time when it is submitted, by what its batches do
+// (Run.BatchTimeout, kept in its jobs' arguments, so that any process
+// applies it): DefaultBatchTimeout, a minute, for batches made offline
+// (500 posts of lorem or real text take well under a second, a few with
+// images drawn locally), and SlowItemTime, two seconds, an item (at least
+// a minute) for batches that fetch images from a provider (featured
+// images, avatars) or text from an AI provider, each waiting on another
+// service (500 posts with images: 16m40s). The Generator's CheckPosts,
+// CheckTerms and CheckUsers say which. A smaller batch_size shortens the
+// wait for a lost batch of slow items. Options.RescueAfter, when set, is
+// the time of every batch the Service submits, works on and rescues,
+// instead; River's default (a minute of job timeout, an hour before a
+// rescue) fits neither a batch of a few seconds nor one of a quarter of
+// an hour.
 //
 // # Seeds
 //

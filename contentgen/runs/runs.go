@@ -103,6 +103,10 @@ type Run struct {
 	Workers []Worker
 	// Request is the request of the run.
 	Request Request
+	// BatchTimeout is how long a batch of the run may take before it is
+	// cancelled and run again, and how long the batch of a process that
+	// died waits before another takes it up (see Options.RescueAfter).
+	BatchTimeout time.Duration
 	// Seed is the run's seed: its request's, or one Submit drew at
 	// random. Batch i is made with a seed derived from Seed and i alone,
 	// so that a batch run again (after a crash, or on resume) makes what
@@ -133,9 +137,17 @@ type Options struct {
 	// PostgreSQL, and Follow for changes made by other processes; 0
 	// means a second.
 	PollInterval time.Duration
-	// RescueAfter is how long a batch may run before it is taken as lost
-	// (its process died) and run again; 0 means 10 minutes. A batch that
-	// runs longer is cancelled then.
+	// RescueAfter is how long a batch may run: one that runs longer is
+	// cancelled, counted as a failed attempt and run again, and the batch
+	// of a process that died is taken as lost and run again by another
+	// once that time passed since it began (River's rescuer looks every
+	// 30 seconds). Set, it is the time of every batch this process
+	// submits, works on or rescues. 0 means a time for each run, chosen
+	// when it is submitted by what its batches do (Run.BatchTimeout):
+	// DefaultBatchTimeout for batches made offline, SlowItemTime an item
+	// (at least DefaultBatchTimeout) for batches that fetch images or AI
+	// text. Shorter times take lost batches up sooner; a time shorter than
+	// a batch takes fails every attempt of it.
 	RescueAfter time.Duration
 	// MaxAttempts is the number of runs of a failing batch before its run
 	// fails; 0 means 10.
@@ -181,9 +193,6 @@ func (o *Options) withDefaults() (Options, error) {
 	if c.PollInterval == 0 {
 		c.PollInterval = time.Second
 	}
-	if c.RescueAfter == 0 {
-		c.RescueAfter = 10 * time.Minute
-	}
 	if c.MaxAttempts == 0 {
 		c.MaxAttempts = 10
 	}
@@ -223,7 +232,24 @@ const (
 type batchArgs struct {
 	Run   string `json:"run"`
 	Batch int64  `json:"batch"`
+	// TimeoutMS is the run's BatchTimeout in milliseconds; 0 (jobs
+	// queued before runs had one) means DefaultBatchTimeout.
+	TimeoutMS int64 `json:"timeout_ms,omitempty"`
 }
+
+// The time a batch may take, unless Options.RescueAfter says otherwise.
+const (
+	// DefaultBatchTimeout is the time of a batch made offline (lorem or
+	// real text, no images): 500 posts take well under a second, so a
+	// minute leaves room for a slow disk or a busy machine while a
+	// batch of a process that died waits at most about as long.
+	DefaultBatchTimeout = time.Minute
+	// SlowItemTime is the time an item of a batch that fetches images
+	// (featured images, avatars) or AI text may take: each waits on
+	// another service, a few at a time. A batch of 500 such items may
+	// take 16m40s.
+	SlowItemTime = 2 * time.Second
+)
 
 func (batchArgs) Kind() string { return jobKind }
 
@@ -259,8 +285,8 @@ func New(ctx context.Context, db *sqlstore.DB, gen *contentgen.Generator, opts *
 		Logger:               slog.New(slog.DiscardHandler),
 		FetchPollInterval:    o.PollInterval,
 		FetchCooldown:        min(100*time.Millisecond, o.PollInterval),
-		JobTimeout:           o.RescueAfter,
-		RescueStuckJobsAfter: o.RescueAfter,
+		JobTimeout:           cmp.Or(o.RescueAfter, DefaultBatchTimeout),
+		RescueStuckJobsAfter: cmp.Or(o.RescueAfter, DefaultBatchTimeout),
 		MaxAttempts:          o.MaxAttempts,
 		RetryPolicy:          retryPolicy{},
 		PollOnly:             true,
@@ -353,42 +379,46 @@ type storedRequest struct {
 	Queue string `json:"queue,omitempty"`
 	// Seed is the run's seed; nil in runs recorded before runs had one.
 	Seed *int64 `json:"seed,omitempty"`
+	// TimeoutMS is the run's BatchTimeout in milliseconds; 0 in runs
+	// recorded before runs had one.
+	TimeoutMS int64 `json:"batch_timeout_ms,omitempty"`
 }
 
 // check validates req as the generate call of its kind validates its
 // request (through the Generator's Check methods, with the count of the
-// run's first batch), and returns its batch size.
-func (s *Service) check(ctx context.Context, req *Request) (int, error) {
+// run's first batch), and returns its batch size and the time its
+// batches may take.
+func (s *Service) check(ctx context.Context, req *Request) (int, time.Duration, error) {
 	switch req.Kind {
 	case KindPosts:
 		if req.Terms != nil || req.Users != nil {
-			return 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "kind", "kind posts takes the options of posts")
+			return 0, 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "kind", "kind posts takes the options of posts")
 		}
 		if p := req.Posts; p != nil && p.DeleteExistingBeforeGenerate {
-			return 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "delete_existing_before_generate", "delete_existing_before_generate is not for runs: a run cannot delete before it generates; delete first, then start the run")
+			return 0, 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "delete_existing_before_generate", "delete_existing_before_generate is not for runs: a run cannot delete before it generates; delete first, then start the run")
 		}
 	case KindTerms:
 		if req.Posts != nil || req.Users != nil {
-			return 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "kind", "kind terms takes the options of terms")
+			return 0, 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "kind", "kind terms takes the options of terms")
 		}
 		if t := req.Terms; t != nil && t.DeleteExisting {
-			return 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "delete_existing", "delete_existing is not for runs: a run cannot delete before it generates; delete first, then start the run")
+			return 0, 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "delete_existing", "delete_existing is not for runs: a run cannot delete before it generates; delete first, then start the run")
 		}
 		if t := req.Terms; t != nil && t.GenerateHierarchy {
-			return 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "generate_hierarchy", "generate_hierarchy is not for runs: a run makes count flat terms, and a hierarchy is the tree of one request (POST /generate/terms)")
+			return 0, 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "generate_hierarchy", "generate_hierarchy is not for runs: a run makes count flat terms, and a hierarchy is the tree of one request (POST /generate/terms)")
 		}
 	case KindUsers:
 		if req.Posts != nil || req.Terms != nil {
-			return 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "kind", "kind users takes the options of users")
+			return 0, 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "kind", "kind users takes the options of users")
 		}
 		if u := req.Users; u != nil && u.DeleteExisting {
-			return 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "delete_existing", "delete_existing is not for runs: a run cannot delete before it generates; delete first, then start the run")
+			return 0, 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "delete_existing", "delete_existing is not for runs: a run cannot delete before it generates; delete first, then start the run")
 		}
 	default:
-		return 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "kind", "kind must be posts, terms or users")
+		return 0, 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "kind", "kind must be posts, terms or users")
 	}
 	if req.Count < 1 {
-		return 0, contentgen.Errorf(contentgen.CodeInvalidCount, "count", "count must be at least 1")
+		return 0, 0, contentgen.Errorf(contentgen.CodeInvalidCount, "count", "count must be at least 1")
 	}
 	maxSize := s.gen.MaxCount()
 	size := req.BatchSize
@@ -396,29 +426,37 @@ func (s *Service) check(ctx context.Context, req *Request) (int, error) {
 		size = min(s.o.BatchSize, maxSize)
 	}
 	if size < 1 || size > maxSize {
-		return 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "batch_size", "batch_size must be between 1 and %d", maxSize)
+		return 0, 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "batch_size", "batch_size must be between 1 and %d", maxSize)
 	}
 	// The options are checked as the first batch's request.
 	first := int(min(int64(size), req.Count))
+	var c contentgen.Check
 	var err error
 	switch req.Kind {
 	case KindPosts:
 		r := deref(req.Posts)
 		r.Count = &first
-		_, err = s.gen.CheckPosts(ctx, r)
+		c, err = s.gen.CheckPosts(ctx, r)
 	case KindTerms:
 		r := deref(req.Terms)
 		r.Count = &first
-		_, err = s.gen.CheckTerms(ctx, r)
+		c, err = s.gen.CheckTerms(ctx, r)
 	case KindUsers:
 		r := deref(req.Users)
 		r.Count = &first
-		_, err = s.gen.CheckUsers(ctx, r)
+		c, err = s.gen.CheckUsers(ctx, r)
 	}
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	return size, nil
+	timeout := DefaultBatchTimeout
+	switch {
+	case s.o.RescueAfter > 0:
+		timeout = s.o.RescueAfter
+	case c.Images || c.AIText:
+		timeout = max(DefaultBatchTimeout, time.Duration(size)*SlowItemTime)
+	}
+	return size, timeout, nil
 }
 
 // deref returns *p, or the zero T when p is nil.
@@ -438,7 +476,7 @@ func deref[T any](p *T) T {
 // MaxCount, deleting first, a hierarchy of terms); nothing is recorded
 // then.
 func (s *Service) Submit(ctx context.Context, req Request) (*Run, error) {
-	size, err := s.check(ctx, &req)
+	size, timeout, err := s.check(ctx, &req)
 	if err != nil {
 		return nil, err
 	}
@@ -448,7 +486,7 @@ func (s *Service) Submit(ctx context.Context, req Request) (*Run, error) {
 		_, _ = rand.Read(b[:])
 		seed = new(int64(binary.LittleEndian.Uint64(b[:])))
 	}
-	body, err := json.Marshal(storedRequest{Posts: req.Posts, Terms: req.Terms, Users: req.Users, Seed: seed, Queue: s.queue})
+	body, err := json.Marshal(storedRequest{Posts: req.Posts, Terms: req.Terms, Users: req.Users, Seed: seed, Queue: s.queue, TimeoutMS: timeout.Milliseconds()})
 	if err != nil {
 		return nil, fmt.Errorf("runs: encoding the request: %w", err)
 	}
@@ -464,7 +502,7 @@ func (s *Service) Submit(ctx context.Context, req Request) (*Run, error) {
 				id.String(), string(req.Kind), req.Count, size, batches, string(body), string(StatusQueued), now.UnixMicro()); err != nil {
 				return fmt.Errorf("runs: recording the run: %w", err)
 			}
-			return s.queueBatches(ctx, tx, id.String(), s.queue, 0, batches, nil)
+			return s.queueBatches(ctx, tx, id.String(), s.queue, timeout, 0, batches, nil)
 		})
 	})
 	if err != nil {
@@ -475,7 +513,7 @@ func (s *Service) Submit(ctx context.Context, req Request) (*Run, error) {
 	// it since.
 	req.BatchSize = size
 	return &Run{ID: id.String(), Kind: req.Kind, Status: StatusQueued, Total: req.Count, Batches: batches, BatchSize: size,
-		CreatedAt: time.UnixMicro(now.UnixMicro()).UTC(), Request: req, Seed: *seed}, nil
+		CreatedAt: time.UnixMicro(now.UnixMicro()).UTC(), Request: req, Seed: *seed, BatchTimeout: timeout}, nil
 }
 
 // requestSeed is the Seed of req's request of its kind, or nil.
@@ -502,8 +540,8 @@ func batchSeed(seed, b int64) int64 {
 }
 
 // queueBatches inserts the jobs of batches from to to-1 of run into
-// River's queue q, but those in done.
-func (s *Service) queueBatches(ctx context.Context, tx *sql.Tx, run, q string, from, to int64, done map[int64]bool) error {
+// River's queue q, each to take at most timeout, but those in done.
+func (s *Service) queueBatches(ctx context.Context, tx *sql.Tx, run, q string, timeout time.Duration, from, to int64, done map[int64]bool) error {
 	const chunk = 1000
 	params := make([]river.InsertManyParams, 0, min(chunk, to-from))
 	flush := func() error {
@@ -520,7 +558,7 @@ func (s *Service) queueBatches(ctx context.Context, tx *sql.Tx, run, q string, f
 		if done[b] {
 			continue
 		}
-		params = append(params, river.InsertManyParams{Args: batchArgs{Run: run, Batch: b}, InsertOpts: &river.InsertOpts{Queue: q}})
+		params = append(params, river.InsertManyParams{Args: batchArgs{Run: run, Batch: b, TimeoutMS: timeout.Milliseconds()}, InsertOpts: &river.InsertOpts{Queue: q}})
 		if len(params) == chunk {
 			if err := flush(); err != nil {
 				return err
@@ -581,6 +619,7 @@ func (s *Service) list(ctx context.Context, tail string, args ...any) ([]Run, er
 		}
 		r.Request = Request{Kind: r.Kind, Count: r.Total, BatchSize: r.BatchSize, Posts: sr.Posts, Terms: sr.Terms, Users: sr.Users}
 		r.queue = cmp.Or(sr.Queue, queue)
+		r.BatchTimeout = cmp.Or(time.Duration(sr.TimeoutMS)*time.Millisecond, DefaultBatchTimeout)
 		if sr.Seed != nil {
 			r.Seed = *sr.Seed
 		} else {
@@ -764,7 +803,7 @@ func (s *Service) Resume(ctx context.Context, id string) (*Run, error) {
 			if err := s.dropJobs(ctx, tx, id); err != nil {
 				return err
 			}
-			return s.queueBatches(ctx, tx, id, r.queue, 0, r.Batches, done)
+			return s.queueBatches(ctx, tx, id, r.queue, r.BatchTimeout, 0, r.Batches, done)
 		})
 	})
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -380,4 +381,82 @@ func TestRunSeeds(t *testing.T) {
 	c := runPosts(t, again, new(a.Seed))
 	require.Equal(t, a.Seed, c.Seed)
 	require.Equal(t, got[:20], titles(t, again))
+}
+
+// hookHost is the host of a DB whose CreatePosts first calls hook with
+// the context of the write (a batch's), which may hold it or fail it.
+type hookHost struct {
+	*sqlstore.Host
+	hook func(ctx context.Context) error
+}
+
+// InTx hands fn the transaction's host with the hook.
+func (h *hookHost) InTx(ctx context.Context, fn func(ctx context.Context, tx contentgen.Host) error) error {
+	return h.Host.InTx(ctx, func(ctx context.Context, tx contentgen.Host) error {
+		return fn(ctx, &hookHost{Host: tx.(*sqlstore.Host), hook: h.hook})
+	})
+}
+
+func (h *hookHost) CreatePosts(ctx context.Context, posts []contentgen.Post) ([]int64, error) {
+	if err := h.hook(ctx); err != nil {
+		return nil, err
+	}
+	return h.Host.CreatePosts(ctx, posts)
+}
+
+// TestRunBatchTimeout: a run's batches may take a time chosen when it is
+// submitted by what they do; a batch past it is cancelled, counted as a
+// failed attempt, and made by its next.
+func TestRunBatchTimeout(t *testing.T) {
+	db := engines()[0].open(t)
+	gen := site(t, db)
+	ctx := t.Context()
+	front := service(t, db, gen, &runs.Options{Workers: runs.NoWorkers})
+	for _, c := range []struct {
+		req  runs.Request
+		want time.Duration
+	}{
+		{runs.Request{Kind: runs.KindPosts, Count: 1000, Posts: &contentgen.PostsRequest{SetFeaturedImage: new(false)}}, runs.DefaultBatchTimeout},
+		{runs.Request{Kind: runs.KindTerms, Count: 1000}, runs.DefaultBatchTimeout},
+		// The site's posts have no featured images.
+		{runs.Request{Kind: runs.KindPosts, Count: 1000}, runs.DefaultBatchTimeout},
+		{runs.Request{Kind: runs.KindPosts, Count: 1000, BatchSize: 100, Posts: &contentgen.PostsRequest{TextSource: contentgen.TextSourceAI}}, 100 * runs.SlowItemTime},
+		{runs.Request{Kind: runs.KindPosts, Count: 1000, BatchSize: 10, Posts: &contentgen.PostsRequest{TextSource: contentgen.TextSourceAI}}, runs.DefaultBatchTimeout},
+		{runs.Request{Kind: runs.KindUsers, Count: 1000, Users: &contentgen.UsersRequest{Role: "editor"}}, 500 * runs.SlowItemTime},
+		{runs.Request{Kind: runs.KindPosts, Count: 1000, Posts: &contentgen.PostsRequest{SetFeaturedImage: new(false), TextSource: contentgen.TextSourceAI}}, 500 * runs.SlowItemTime},
+	} {
+		r, err := front.Submit(ctx, c.req)
+		require.NoError(t, err)
+		require.Equal(t, c.want, r.BatchTimeout, "%+v", c.req)
+		r, err = front.Cancel(ctx, r.ID)
+		require.NoError(t, err)
+		require.Equal(t, c.want, r.BatchTimeout, "%+v", c.req)
+	}
+
+	// The first attempt of the batch holds until it is past its time.
+	first := true
+	var mu sync.Mutex
+	host := &hookHost{Host: db.Host(nil), hook: func(ctx context.Context) error {
+		mu.Lock()
+		hold := first
+		first = false
+		mu.Unlock()
+		if hold {
+			<-ctx.Done()
+			return ctx.Err()
+		}
+		return nil
+	}}
+	slow, err := contentgen.New(host, nil, nil)
+	require.NoError(t, err)
+	s := service(t, db, slow, &runs.Options{RescueAfter: 2 * time.Second})
+	start(t, s)
+	r, err := s.Submit(ctx, runs.Request{Kind: runs.KindPosts, Count: 10, Posts: &contentgen.PostsRequest{SetFeaturedImage: new(false)}})
+	require.NoError(t, err)
+	require.Equal(t, 2*time.Second, r.BatchTimeout, "Options.RescueAfter, when set, is every batch's time")
+	r = follow(t, s, r.ID)
+	require.Equal(t, runs.StatusSucceeded, r.Status)
+	require.EqualValues(t, 1, r.Errors, "the attempt past its time counts")
+	require.Contains(t, r.LastError, "took longer than its 2s")
+	require.Equal(t, 10, generatedPosts(t, db))
 }

@@ -1,11 +1,13 @@
 package runs
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver"
@@ -17,6 +19,16 @@ import (
 type batchWorker struct {
 	river.WorkerDefaults[batchArgs]
 	s *Service
+}
+
+// Timeout is the time batch job may take: Options.RescueAfter when set,
+// else its run's BatchTimeout. River cancels the batch past it, and its
+// rescuer takes up the batch of a process that died once it passed.
+func (w *batchWorker) Timeout(job *river.Job[batchArgs]) time.Duration {
+	if w.s.o.RescueAfter > 0 {
+		return w.s.o.RescueAfter
+	}
+	return cmp.Or(time.Duration(job.Args.TimeoutMS)*time.Millisecond, DefaultBatchTimeout)
 }
 
 // errSkip rolls back a batch's transaction that found nothing to do.
@@ -156,14 +168,18 @@ func permanent(err error) bool {
 // failed counts a failed attempt of a batch and fails the run when the
 // batch will not succeed; it returns what Work returns.
 func (s *Service) failed(ctx context.Context, r *Run, job *river.Job[batchArgs], err error) error {
-	if ctx.Err() != nil {
+	if errors.Is(ctx.Err(), context.Canceled) {
 		// Stopping: the batch runs again, nothing to count.
 		return err
 	}
 	s.o.Logger.Error("runs: batch failed", "run", r.ID, "batch", job.Args.Batch, "attempt", job.Attempt, "err", err)
 	msg := "generation failed"
 	var ce *contentgen.Error
-	if errors.As(err, &ce) && ce.Message != "" {
+	switch {
+	case ctx.Err() != nil:
+		// Past its time: a failed attempt like any other.
+		msg = fmt.Sprintf("batch %d took longer than its %s", job.Args.Batch, (&batchWorker{s: s}).Timeout(job))
+	case errors.As(err, &ce) && ce.Message != "":
 		msg = ce.Message
 	}
 	final := permanent(err) || job.Attempt >= job.MaxAttempts

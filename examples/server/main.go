@@ -7,7 +7,7 @@
 //	                         [-acf-json DIR] [-db contentgen.db|postgres://...|memory] [-media DIR]
 //	                         [-wordpress-url URL -wordpress-user USER -wordpress-app-password 'xxxx xxxx ...'
 //	                          [-wordpress-db DSN] [-wordpress-prefix wp_] [-wordpress-uploads DIR]]
-//	                         [-workers 1] [-rescue-after 10m]
+//	                         [-workers 1] [-rescue-after 0]
 //
 // The demo site starts like a fresh installation: post types post, page,
 // book and publisher, the taxonomies category, post_tag and genre, one
@@ -33,8 +33,9 @@
 // batches that survive a crash or a kill of the server: -workers sets how
 // many batches this process works on at once (0: it submits and serves
 // runs, for other servers on the same PostgreSQL database to work on),
-// and -rescue-after how long a batch may take before it is taken as lost
-// and run again. Runs keep their jobs in the database of -db; with
+// and -rescue-after how long a batch may take before it is cancelled, or
+// taken as lost when its process died, and run again (0: a minute, or two
+// seconds an item for batches that fetch images or AI text). Runs keep their jobs in the database of -db; with
 // -wordpress-db the posts go into the site's database, which records
 // each batch with its content, and the jobs stay where -db says (a
 // SQLite file by default). A server in memory, or in front of WordPress
@@ -136,7 +137,7 @@ func run(ctx context.Context, args []string, out *os.File) error {
 	fs.StringVar(&wp.Uploads, "wordpress-uploads", "", "the site's uploads directory (wp-content/uploads), where images are written with -wordpress-db")
 	aiBase := fs.String("ai-base-url", "", "base URL of an OpenAI-compatible endpoint that writes posts with text_source ai (ai_one), such as http://localhost:11434/v1 for Ollama; a key is optional ("+site.EnvAIAPIKey+")")
 	aiModel := fs.String("ai-model", "", "model of -ai-base-url, such as llama3.2")
-	rescueAfter := fs.Duration("rescue-after", 10*time.Minute, "how long a batch of a run may take before it is taken as lost (its process died) and run again, by this process or another")
+	rescueAfter := fs.Duration("rescue-after", 0, "how long a batch of a run may take before it is cancelled, or taken as lost when its process died, and run again, by this process or another; 0 chooses for each run: a minute, or 2s an item for batches that fetch images or AI text")
 	workers := fs.Int("workers", 1, "batches of runs (POST /runs) this process works on at once; 0 submits and serves runs without working on them, for another process on the same PostgreSQL database to do")
 	var users userFlags
 	fs.Var(&users, "user", "add a user as name:password:role whose application password is password (repeatable)")
