@@ -457,6 +457,10 @@ func (b *builder) readLexicon() {
 				}
 			}
 			for i, f := range en.fields {
+				// The locale's spacing around punctuation, as in frames:
+				// French "à 19 h pile : bain".
+				f = b.typo(f)
+				en.fields[i] = f
 				if !strings.Contains(f, "{") {
 					continue
 				}
