@@ -406,6 +406,7 @@ func TestBrowser(t *testing.T) {
 	)
 	require.Zero(t, count(`main .alert-error`))
 	require.Contains(t, text(`#runs-unavailable`), "Runs are not set up on this server")
+	require.Equal(t, "The server says: runs are not available here: this site is kept in memory", text(`#runs-unavailable-why`), "the server's reason is shown")
 	require.Zero(t, count(`#run-form`), "no form to start what cannot run")
 
 	// Phone width: the menu folds away behind a button.

@@ -66,9 +66,10 @@ type site struct {
 	logs chan string
 	// images is the site's image provider, which a test can hold.
 	images *gatedImages
-	// runs is the runs service of a site made by newRunsSite, nil
-	// otherwise.
-	runs *runs.Service
+	// runs is the runs service of a site made by newRunsSite; without
+	// it, noRuns is why the site has none.
+	runs   *runs.Service
+	noRuns string
 }
 
 // gatedImages is an image provider whose images wait, while it is held,
@@ -150,7 +151,7 @@ func newSite(t *testing.T, idle time.Duration) *site {
 	seed := int64(11)
 	gen, err := contentgen.New(host, history.NewMemStore(nil), &contentgen.Config{Seed: &seed, ImageProviders: []providers.ImageProvider{img}})
 	require.NoError(t, err)
-	s := &site{host: host, gen: gen, images: img}
+	s := &site{host: host, gen: gen, images: img, noRuns: "runs are not available here: this site is kept in memory"}
 	s.serve(t, ln, idle, host.FileHandler())
 	return s
 }
@@ -230,6 +231,7 @@ func (s *site) serve(t *testing.T, ln net.Listener, idle time.Duration, files ht
 		URLs:     httpapi.URLs{AdminURL: adminPath},
 		Logger:   slog.New(chanHandler(logs)),
 		Runs:     s.runs,
+		NoRuns:   s.noRuns,
 	})
 	require.NoError(t, err)
 	page, err := admin.New(&admin.Options{Generator: s.gen, Sessions: sessions, Verifier: basic, APIBase: apiBase})

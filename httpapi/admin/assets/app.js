@@ -508,8 +508,11 @@ async function runsView(kind) {
     list = (await api('GET', '/runs', { signal })).runs;
   } catch (e) {
     if (e instanceof ApiError && e.code === 'not_configured') {
+      // The server's own message says why it has no runs, when it knows.
+      const why = e.message && e.message !== 'runs are not set up on this server' ? e.message : '';
       return [heading, h('div', { class: 'alert alert-info', id: 'runs-unavailable', role: 'status' },
         h('p', {}, t('runsUnavailable')),
+        why ? h('p', { id: 'runs-unavailable-why' }, t('serverSays', { message: why })) : null,
         h('p', {}, h('a', { href: '#/generate/posts' }, t('runsUnavailableLink'))))];
     }
     throw e;
