@@ -96,10 +96,25 @@
 // transactions, and river.JobCompleteTx needs the transaction of its
 // driver, a *sql.Tx here (riverpgxv5 would need a pgx.Tx, which
 // database/sql cannot hand out). That driver polls for jobs
-// (Options.PollInterval) instead of listening. River's tables take the
-// PostgreSQL schema of sqlstore.Options.Schema through the search path;
-// they do not take sqlstore's TablePrefix, the run tables of this package
-// do. MySQL has no River driver: New refuses it as the run's database;
+// (Options.PollInterval) instead of listening.
+//
+// River's tables (river_job, river_queue, river_leader, river_client,
+// river_migration and the like) take the PostgreSQL schema of
+// sqlstore.Options.Schema, through the search path, but not sqlstore's
+// TablePrefix, which the run tables of this package take: River has no
+// table prefix, only a schema (river.Config.Schema). On SQLite that
+// schema would be an attached database, another file, and a transaction
+// over attached databases of a file in WAL mode is atomic for each file
+// but not across them, so a batch's content and its job's completion
+// could part in a crash: River's tables stay in the main database of the
+// file. Sites told apart only by their TablePrefix, in one SQLite file or
+// one PostgreSQL schema, therefore share River's tables; each prefix's
+// batches go to a River queue of their own (contentgen_runs_ and a hash
+// of the prefix; contentgen_runs without one), so that the workers of one
+// site never take another's, and River's upkeep (rescuing the batches of
+// dead processes, deleting finished jobs) is shared. A site that wants
+// River's tables to itself takes a schema or a file of its own. MySQL has
+// no River driver: New refuses it as the run's database;
 // a WordPress site's MySQL holds the content of runs through
 // Options.Ledger (see below).
 //

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/riverqueue/river"
 
@@ -43,13 +44,24 @@ type Ledger interface {
 	LedgerID() string
 }
 
-// queueOf is River's queue of the batches of runs whose content goes to
-// l: queue for the run's database itself, else a queue of l's own.
-func queueOf(l Ledger) string {
-	if l == nil {
-		return queue
+// queueOf is River's queue of the batches of the runs kept in the tables
+// of prefix (sqlstore's TablePrefix) whose content goes to l: queue for
+// the run's database itself without a prefix, else a queue of the two's
+// own. River's tables take no prefix, so sites that differ only by theirs
+// share River's tables and keep their batches apart by queue. The prefix
+// counts without case, as the tables do in SQLite and PostgreSQL.
+func queueOf(prefix string, l Ledger) string {
+	id := ""
+	if l != nil {
+		id = l.LedgerID()
 	}
-	sum := sha256.Sum256([]byte(l.LedgerID()))
+	switch {
+	case prefix == "" && l == nil:
+		return queue
+	case prefix != "":
+		id = strings.ToLower(prefix) + "\x00" + id
+	}
+	sum := sha256.Sum256([]byte(id))
 	return queue + "_" + hex.EncodeToString(sum[:8])
 }
 

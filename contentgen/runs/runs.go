@@ -266,7 +266,7 @@ func New(ctx context.Context, db *sqlstore.DB, gen *contentgen.Generator, opts *
 	if err != nil {
 		return nil, err
 	}
-	s := &Service{db: db, gen: gen, o: o, t: newTableNames(db.TablePrefix()), changed: make(chan struct{}), queue: queueOf(o.Ledger)}
+	s := &Service{db: db, gen: gen, o: o, t: newTableNames(db.TablePrefix()), changed: make(chan struct{}), queue: queueOf(db.TablePrefix(), o.Ledger)}
 	var driver riverdriver.Driver[*sql.Tx]
 	switch db.Engine() {
 	case "sqlite":
@@ -618,7 +618,9 @@ func (s *Service) list(ctx context.Context, tail string, args ...any) ([]Run, er
 			return nil, fmt.Errorf("runs: decoding the request of run %s: %w", r.ID, err)
 		}
 		r.Request = Request{Kind: r.Kind, Count: r.Total, BatchSize: r.BatchSize, Posts: sr.Posts, Terms: sr.Terms, Users: sr.Users}
-		r.queue = cmp.Or(sr.Queue, queue)
+		// A run recorded before runs kept their queue is resumed into
+		// this Service's.
+		r.queue = cmp.Or(sr.Queue, s.queue)
 		r.BatchTimeout = cmp.Or(time.Duration(sr.TimeoutMS)*time.Millisecond, DefaultBatchTimeout)
 		if sr.Seed != nil {
 			r.Seed = *sr.Seed

@@ -460,3 +460,62 @@ func TestRunBatchTimeout(t *testing.T) {
 	require.Contains(t, r.LastError, "took longer than its 2s")
 	require.Equal(t, 10, generatedPosts(t, db))
 }
+
+// TestRunsOfTablePrefixesStayApart: two sites in one database, told apart
+// by sqlstore's TablePrefix, share River's tables (which take no prefix);
+// the workers of each take only its own batches.
+func TestRunsOfTablePrefixesStayApart(t *testing.T) {
+	for _, e := range []struct {
+		name string
+		open func(t *testing.T, prefix string) *sqlstore.DB
+	}{
+		{"sqlite", func() func(*testing.T, string) *sqlstore.DB {
+			var file string
+			return func(t *testing.T, prefix string) *sqlstore.DB {
+				if file == "" {
+					file = filepath.Join(t.TempDir(), "sites.db")
+				}
+				return openDB(t, file, &sqlstore.Options{TablePrefix: prefix})
+			}
+		}()},
+		{"postgres", func() func(*testing.T, string) *sqlstore.DB {
+			var dsn, schema string
+			return func(t *testing.T, prefix string) *sqlstore.DB {
+				if dsn == "" {
+					dsn, schema = freshPostgres(t)
+				}
+				return openDB(t, dsn, &sqlstore.Options{Schema: schema, TablePrefix: prefix, MaxConns: 4})
+			}
+		}()},
+	} {
+		t.Run(e.name, func(t *testing.T) {
+			ctx := t.Context()
+			dbA, dbB := e.open(t, "a_"), e.open(t, "b_")
+			genA, genB := site(t, dbA), site(t, dbB)
+			frontA := service(t, dbA, genA, &runs.Options{Workers: runs.NoWorkers})
+			ra, err := frontA.Submit(ctx, runs.Request{Kind: runs.KindPosts, Count: 30, BatchSize: 10, Posts: &contentgen.PostsRequest{SetFeaturedImage: new(false)}})
+			require.NoError(t, err)
+
+			// B's worker makes B's run and leaves A's batches alone,
+			// though they were queued first.
+			workerB := service(t, dbB, genB, &runs.Options{WorkerName: "b"})
+			start(t, workerB)
+			rb, err := workerB.Submit(ctx, runs.Request{Kind: runs.KindPosts, Count: 20, BatchSize: 10, Posts: &contentgen.PostsRequest{SetFeaturedImage: new(false)}})
+			require.NoError(t, err)
+			rb = follow(t, workerB, rb.ID)
+			require.Equal(t, runs.StatusSucceeded, rb.Status)
+			require.Equal(t, 3, queuedJobs(t, dbA, ra.ID), "A's batches wait for A's workers")
+			ra, err = frontA.Get(ctx, ra.ID)
+			require.NoError(t, err)
+			require.Equal(t, runs.StatusQueued, ra.Status)
+
+			workerA := service(t, dbA, genA, &runs.Options{WorkerName: "a"})
+			start(t, workerA)
+			ra = follow(t, workerA, ra.ID)
+			require.Equal(t, runs.StatusSucceeded, ra.Status)
+			require.Equal(t, []runs.Worker{{Name: "a", Batches: 3, Items: 30}}, ra.Workers)
+			require.Equal(t, 30, generatedPosts(t, dbA))
+			require.Equal(t, 20, generatedPosts(t, dbB))
+		})
+	}
+}
