@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"slices"
 	"sort"
@@ -21,8 +22,12 @@ type MemStore struct {
 	now func() time.Time
 
 	mu      sync.RWMutex
-	entries []Entry        // insertion order
-	index   map[string]int // id -> position in entries
+	entries []Entry // insertion order
+	// index maps the IDs of entries[:indexed] to their positions. Add
+	// leaves the entries it appends out; the first lookup by ID indexes
+	// them, all at once (see indexAll).
+	index   map[string]int
+	indexed int
 }
 
 var _ Store = (*MemStore)(nil)
@@ -55,9 +60,8 @@ func (s *MemStore) add(ctx context.Context, entries []Entry, clone bool) error {
 		return err
 	}
 	now := s.now()
-	// One read of the system's random source for the IDs of the batch.
-	random := make([]byte, 16*len(entries))
-	if _, err := rand.Read(random); err != nil {
+	ids, err := newIDs(len(entries))
+	if err != nil {
 		return err
 	}
 	s.mu.Lock()
@@ -67,11 +71,10 @@ func (s *MemStore) add(ctx context.Context, entries []Entry, clone bool) error {
 		e := &entries[i]
 		// The store owns IDs: an ID already set (for example by an earlier
 		// Add of the same slice) is replaced, so that no two entries share one.
-		e.ID = newID(random[16*i : 16*i+16])
+		e.ID = ids[i*idLen : (i+1)*idLen]
 		if e.CreatedAt.IsZero() {
 			e.CreatedAt = now
 		}
-		s.index[e.ID] = len(s.entries)
 		if clone {
 			s.entries = append(s.entries, cloneEntry(*e))
 		} else {
@@ -81,13 +84,59 @@ func (s *MemStore) add(ctx context.Context, entries []Entry, clone bool) error {
 	return nil
 }
 
-// newID returns the version 4 UUID of 16 random bytes.
-func newID(random []byte) string {
-	var u uuid.UUID
-	copy(u[:], random)
-	u[6] = u[6]&0x0f | 0x40 // version 4
-	u[8] = u[8]&0x3f | 0x80 // variant RFC 4122
-	return u.String()
+// idLen is the length of an ID, a UUID in its canonical form.
+const idLen = 36
+
+// newIDs returns n new IDs, version 4 UUIDs, one after the other in one
+// string (one read of the system's random source, one allocation, for a
+// batch).
+func newIDs(n int) (string, error) {
+	random := make([]byte, 16*n)
+	if _, err := rand.Read(random); err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.Grow(idLen * n)
+	var text [idLen]byte
+	for i := range n {
+		var u uuid.UUID
+		copy(u[:], random[16*i:])
+		u[6] = u[6]&0x0f | 0x40 // version 4
+		u[8] = u[8]&0x3f | 0x80 // variant RFC 4122
+		encodeUUID(&text, u)
+		b.Write(text[:])
+	}
+	return b.String(), nil
+}
+
+// encodeUUID writes u in the canonical form, as u.String does.
+func encodeUUID(dst *[idLen]byte, u uuid.UUID) {
+	hex.Encode(dst[0:8], u[0:4])
+	dst[8] = '-'
+	hex.Encode(dst[9:13], u[4:6])
+	dst[13] = '-'
+	hex.Encode(dst[14:18], u[6:8])
+	dst[18] = '-'
+	hex.Encode(dst[19:23], u[8:10])
+	dst[23] = '-'
+	hex.Encode(dst[24:], u[10:])
+}
+
+// indexAll indexes the entries Add appended since the last lookup by ID:
+// in one go, into a map sized for them, rather than one by one as they
+// come, which most entries of a large store, never looked up by ID, would
+// pay for nothing. s.mu must be held for writing.
+func (s *MemStore) indexAll() {
+	if s.indexed == len(s.entries) {
+		return
+	}
+	if len(s.index) == 0 {
+		s.index = make(map[string]int, len(s.entries))
+	}
+	for i := s.indexed; i < len(s.entries); i++ {
+		s.index[s.entries[i].ID] = i
+	}
+	s.indexed = len(s.entries)
 }
 
 // Get implements Store.
@@ -96,7 +145,16 @@ func (s *MemStore) Get(ctx context.Context, id string) (Entry, error) {
 		return Entry{}, err
 	}
 	s.mu.RLock()
+	if s.indexed < len(s.entries) {
+		s.mu.RUnlock()
+		s.mu.Lock()
+		s.indexAll()
+		s.mu.Unlock()
+		s.mu.RLock()
+	}
 	defer s.mu.RUnlock()
+	// An Add between the locks may leave the newest entries unindexed: the
+	// entry id names, if any, was indexed before this Get began.
 	i, ok := s.index[id]
 	if !ok {
 		return Entry{}, ErrNotFound
@@ -259,6 +317,7 @@ func (s *MemStore) Delete(ctx context.Context, ids ...string) (int, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.indexAll()
 	drop := map[int]bool{}
 	for _, id := range ids {
 		if i, ok := s.index[id]; ok {
@@ -278,7 +337,7 @@ func (s *MemStore) Delete(ctx context.Context, ids ...string) (int, error) {
 		kept = append(kept, e)
 	}
 	clear(s.entries[len(kept):])
-	s.entries = kept
+	s.entries, s.indexed = kept, len(kept)
 	return len(drop), nil
 }
 
@@ -290,7 +349,7 @@ func (s *MemStore) Clear(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.entries = nil
-	s.index = map[string]int{}
+	s.index, s.indexed = map[string]int{}, 0
 	return nil
 }
 

@@ -35,6 +35,7 @@ func TestMemStoreIDsAreRandomUUIDs(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, uuid.Version(4), u.Version(), e.ID)
 		require.Equal(t, uuid.RFC4122, u.Variant(), e.ID)
+		require.Equal(t, u.String(), e.ID, "IDs are in the canonical form")
 		require.False(t, seen[e.ID], "IDs are distinct")
 		seen[e.ID] = true
 	}
@@ -88,6 +89,52 @@ func deepCopy(v any) any {
 		return out
 	}
 	return v
+}
+
+// TestMemStoreLookupsBetweenAdds: entries are found by ID, and deleted
+// by ID, whatever Adds, Gets and Deletes came between.
+func TestMemStoreLookupsBetweenAdds(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	s := history.NewMemStore(nil)
+	var live, gone []history.Entry
+	for round := range 6 {
+		batch := make([]history.Entry, 1+round*7)
+		for i := range batch {
+			batch[i] = history.Entry{ContentType: history.TypePost, ContentID: int64(100*round + i)}
+		}
+		require.NoError(t, s.Add(ctx, batch))
+		live = append(live, batch...)
+		if round%2 == 1 {
+			// Every third entry goes.
+			var ids []string
+			kept := live[:0]
+			for i, e := range live {
+				if i%3 == 0 {
+					ids = append(ids, e.ID)
+					gone = append(gone, e)
+				} else {
+					kept = append(kept, e)
+				}
+			}
+			n, err := s.Delete(ctx, ids...)
+			require.NoError(t, err)
+			require.Equal(t, len(ids), n)
+			live = kept
+		}
+		for _, e := range live {
+			got, err := s.Get(ctx, e.ID)
+			require.NoError(t, err)
+			require.Equal(t, e.ContentID, got.ContentID)
+		}
+		for _, e := range gone {
+			_, err := s.Get(ctx, e.ID)
+			require.ErrorIs(t, err, history.ErrNotFound)
+		}
+	}
+	_, total, err := s.List(ctx, history.Filter{})
+	require.NoError(t, err)
+	require.Equal(t, len(live), total)
 }
 
 func TestMemStoreWallClock(t *testing.T) {
