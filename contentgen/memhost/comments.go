@@ -71,7 +71,7 @@ func (h *Host) newComment(st *state, in *contentgen.Comment) (*contentgen.Commen
 		return nil, invalidf("unknown comment status %q", c.Status)
 	}
 	c.Date = h.timestamp(c.Date)
-	c.Meta = cloneMeta(in.Meta)
+	c.Meta = storedMeta(in.Meta)
 	return &c, nil
 }
 

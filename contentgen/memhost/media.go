@@ -51,7 +51,7 @@ func (h *Host) newMedia(st *state, in *contentgen.Media) (*mediaRow, error) {
 	m := &mediaRow{Media: *in}
 	m.ID = 0
 	m.Date = h.timestamp(m.Date)
-	m.Meta = cloneMeta(in.Meta)
+	m.Meta = storedMeta(in.Meta)
 	return m, nil
 }
 

@@ -371,6 +371,70 @@ func TestInputIsCopied(t *testing.T) {
 	require.Equal(t, []string{memhost.RoleEditor}, u[0].Roles)
 }
 
+// TestMetaChangesStayWithTheirItem: items made with the same meta (the
+// generated marker) keep it each for themselves: setting, trashing and
+// restoring one changes none of the others, nor the map they came with.
+func TestMetaChangesStayWithTheirItem(t *testing.T) {
+	t.Parallel()
+	h := newDemo(t)
+	ctx := t.Context()
+	marker := func() contentgen.Meta { return contentgen.Meta{contentgen.MarkerKey: contentgen.MarkerValue} }
+	in := marker()
+	posts := make([]contentgen.Post, 4)
+	for i := range posts {
+		posts[i] = contentgen.Post{Type: "post", Status: contentgen.StatusPublish, Title: fmt.Sprint("P", i), Meta: in}
+	}
+	pids, err := h.CreatePosts(ctx, posts)
+	require.NoError(t, err)
+	comments := make([]contentgen.Comment, 4)
+	for i := range comments {
+		comments[i] = contentgen.Comment{PostID: pids[0], Content: "c", Meta: in}
+	}
+	cids, err := h.CreateComments(ctx, comments)
+	require.NoError(t, err)
+	tids, err := h.CreateTerms(ctx, []contentgen.Term{{Taxonomy: "category", Name: "A", Meta: in}, {Taxonomy: "category", Name: "B", Meta: in}})
+	require.NoError(t, err)
+	uids, err := h.CreateUsers(ctx, []contentgen.User{{Login: "a", Email: "a@example.com", Meta: in}, {Login: "b", Email: "b@example.com", Meta: in}})
+	require.NoError(t, err)
+
+	require.NoError(t, h.SetMeta(ctx, contentgen.KindPost, pids[0], contentgen.Meta{"k": "v"}))
+	require.NoError(t, h.TrashPosts(ctx, pids[1:2]))
+	require.NoError(t, h.TrashPosts(ctx, pids[2:3]))
+	require.NoError(t, h.UntrashPosts(ctx, pids[2:3]))
+	require.NoError(t, h.SetMeta(ctx, contentgen.KindComment, cids[0], contentgen.Meta{"k": "v"}))
+	require.NoError(t, h.TrashComments(ctx, cids[1:2]))
+	require.NoError(t, h.SetMeta(ctx, contentgen.KindTerm, tids[0], contentgen.Meta{"k": "v"}))
+	require.NoError(t, h.SetMeta(ctx, contentgen.KindUser, uids[0], contentgen.Meta{"k": "v"}))
+
+	withK := marker()
+	withK["k"] = "v"
+	metaOf := func(kind contentgen.ObjectKind, id int64) contentgen.Meta {
+		m, err := h.Meta(ctx, kind, id)
+		require.NoError(t, err)
+		return m
+	}
+	require.Equal(t, withK, metaOf(contentgen.KindPost, pids[0]))
+	require.Equal(t, contentgen.StatusPublish, metaOf(contentgen.KindPost, pids[1])[memhost.TrashStatusKey])
+	require.Equal(t, marker(), metaOf(contentgen.KindPost, pids[2]), "restored: the trash meta is gone")
+	require.Equal(t, marker(), metaOf(contentgen.KindPost, pids[3]))
+	require.Equal(t, withK, metaOf(contentgen.KindComment, cids[0]))
+	require.Equal(t, contentgen.CommentApproved, metaOf(contentgen.KindComment, cids[1])[memhost.TrashStatusKey])
+	for _, id := range cids[2:] {
+		require.Equal(t, marker(), metaOf(contentgen.KindComment, id))
+	}
+	require.Equal(t, withK, metaOf(contentgen.KindTerm, tids[0]))
+	require.Equal(t, marker(), metaOf(contentgen.KindTerm, tids[1]))
+	require.Equal(t, withK, metaOf(contentgen.KindUser, uids[0]))
+	require.Equal(t, marker(), metaOf(contentgen.KindUser, uids[1]))
+	require.Equal(t, marker(), in, "the caller's map is left alone")
+
+	// A copy handed out is the caller's own.
+	got := metaOf(contentgen.KindPost, pids[3])
+	got["k"] = "changed"
+	require.Equal(t, marker(), metaOf(contentgen.KindPost, pids[3]))
+	require.Equal(t, marker(), metaOf(contentgen.KindPost, pids[2]))
+}
+
 func TestTrash(t *testing.T) {
 	t.Parallel()
 	h := newHost(t)

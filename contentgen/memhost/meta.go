@@ -89,15 +89,15 @@ func (h *Host) SetMeta(ctx context.Context, kind contentgen.ObjectKind, id int64
 		}
 		switch kind {
 		case contentgen.KindPost:
-			st.posts.update(id, func(p *contentgen.Post) { maps.Copy(p.Meta, m) })
+			st.posts.update(id, func(p *contentgen.Post) { p.Meta = ownMeta(p.Meta); maps.Copy(p.Meta, m) })
 		case contentgen.KindTerm:
-			st.terms.update(id, func(t *contentgen.Term) { maps.Copy(t.Meta, m) })
+			st.terms.update(id, func(t *contentgen.Term) { t.Meta = ownMeta(t.Meta); maps.Copy(t.Meta, m) })
 		case contentgen.KindUser:
-			st.users.update(id, func(u *contentgen.User) { maps.Copy(u.Meta, m) })
+			st.users.update(id, func(u *contentgen.User) { u.Meta = ownMeta(u.Meta); maps.Copy(u.Meta, m) })
 		case contentgen.KindComment:
-			st.comments.update(id, func(c *contentgen.Comment) { maps.Copy(c.Meta, m) })
+			st.comments.update(id, func(c *contentgen.Comment) { c.Meta = ownMeta(c.Meta); maps.Copy(c.Meta, m) })
 		case contentgen.KindMedia:
-			st.media.update(id, func(r *mediaRow) { maps.Copy(r.Meta, m) })
+			st.media.update(id, func(r *mediaRow) { r.Meta = ownMeta(r.Meta); maps.Copy(r.Meta, m) })
 		}
 		return nil
 	})
@@ -146,6 +146,7 @@ func (h *Host) TrashPosts(ctx context.Context, ids []int64) error {
 		for _, id := range ids {
 			if p := st.posts.get(id); p != nil && p.Status != contentgen.StatusTrash {
 				st.posts.update(id, func(p *contentgen.Post) {
+					p.Meta = ownMeta(p.Meta)
 					p.Meta[TrashStatusKey] = p.Status
 					p.Meta[TrashTimeKey] = when
 					p.Status = contentgen.StatusTrash
@@ -163,6 +164,7 @@ func (h *Host) TrashComments(ctx context.Context, ids []int64) error {
 		for _, id := range ids {
 			if c := st.comments.get(id); c != nil && c.Status != contentgen.CommentTrash {
 				st.comments.update(id, func(c *contentgen.Comment) {
+					c.Meta = ownMeta(c.Meta)
 					c.Meta[TrashStatusKey] = c.Status
 					c.Meta[TrashTimeKey] = when
 					c.Status = contentgen.CommentTrash
@@ -181,6 +183,7 @@ func (h *Host) UntrashPosts(ctx context.Context, ids []int64) error {
 		for _, id := range ids {
 			if p := st.posts.get(id); p != nil && p.Status == contentgen.StatusTrash {
 				st.posts.update(id, func(p *contentgen.Post) {
+					p.Meta = ownMeta(p.Meta)
 					p.Status = restoredStatus(p.Meta, contentgen.StatusDraft)
 				})
 			}
@@ -197,6 +200,7 @@ func (h *Host) UntrashComments(ctx context.Context, ids []int64) error {
 		for _, id := range ids {
 			if c := st.comments.get(id); c != nil && c.Status == contentgen.CommentTrash {
 				st.comments.update(id, func(c *contentgen.Comment) {
+					c.Meta = ownMeta(c.Meta)
 					c.Status = restoredStatus(c.Meta, contentgen.CommentPending)
 				})
 			}

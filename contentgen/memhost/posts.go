@@ -95,7 +95,7 @@ func (h *Host) newPost(st *state, in *contentgen.Post) (*contentgen.Post, error)
 		}
 		p.Terms[tax] = out
 	}
-	p.Meta = cloneMeta(in.Meta)
+	p.Meta = storedMeta(in.Meta)
 	p.Date = h.timestamp(p.Date)
 	return &p, nil
 }

@@ -244,10 +244,37 @@ func (s *state) hasRole(slug string) bool {
 // Copies. Stored rows always have non-nil Meta (and Terms for posts), so
 // the copies handed to callers do too.
 
+// markerMeta is the meta of most rows of a generated site: the marker of
+// generated content and nothing else. Those rows share this one map, which
+// is never changed: a row changing its meta takes its own copy first
+// (ownMeta).
+var markerMeta = contentgen.Meta{contentgen.MarkerKey: contentgen.MarkerValue}
+
+// storedMeta is the meta a new row keeps: a copy of m, or markerMeta when
+// m is the marker alone.
+func storedMeta(m contentgen.Meta) contentgen.Meta {
+	if len(m) == 1 && m[contentgen.MarkerKey] == contentgen.MarkerValue {
+		return markerMeta
+	}
+	return cloneMeta(m)
+}
+
+// ownMeta is m for a row about to change its meta in place: a copy when m
+// may be markerMeta, m itself otherwise.
+func ownMeta(m contentgen.Meta) contentgen.Meta {
+	if len(m) == 1 && m[contentgen.MarkerKey] == contentgen.MarkerValue {
+		return cloneMeta(m)
+	}
+	return m
+}
+
 func cloneMeta(m contentgen.Meta) contentgen.Meta {
-	out := make(contentgen.Meta, len(m))
-	maps.Copy(out, m)
-	return out
+	if m == nil {
+		return contentgen.Meta{}
+	}
+	// maps.Clone copies the map's memory as it is, without hashing every
+	// key again.
+	return maps.Clone(m)
 }
 
 func cloneTerms(t map[string][]int64) map[string][]int64 {

@@ -83,7 +83,7 @@ func newTerm(st *state, in *contentgen.Term, taken map[string]bool) (*contentgen
 			t.Slug = base + "-" + strconv.Itoa(n)
 		}
 	}
-	t.Meta = cloneMeta(in.Meta)
+	t.Meta = storedMeta(in.Meta)
 	return &t, nil
 }
 

@@ -71,7 +71,7 @@ func (h *Host) newUser(st *state, in *contentgen.User) (*contentgen.User, error)
 		u.DisplayName = u.Login
 	}
 	u.Registered = h.timestamp(u.Registered)
-	u.Meta = cloneMeta(in.Meta)
+	u.Meta = storedMeta(in.Meta)
 	return &u, nil
 }
 
