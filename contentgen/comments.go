@@ -266,7 +266,7 @@ func (rn *run) makeComment(postID int64, content string, after, now time.Time, c
 		Content: content,
 		Status:  CommentApproved,
 		Date:    after.Add(time.Duration(rn.r.Int64N(int64(span)))).Truncate(time.Second),
-		Meta:    trackMeta(1),
+		Meta:    rn.marker,
 	}
 	if rn.percent(cp.pendingPct) {
 		c.Status = CommentPending

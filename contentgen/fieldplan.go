@@ -111,6 +111,9 @@ func (g *Generator) newFieldPlan(ctx context.Context, rn *run, pt *PostType, cfg
 // active reports whether the plan changes posts at all.
 func (fp *fieldPlan) active() bool { return fp != nil && fp.filler != nil }
 
+// setsMeta reports whether apply writes meta of posts.
+func (fp *fieldPlan) setsMeta() bool { return fp.active() && len(fp.keys) > 0 }
+
 // populated reports whether custom values were written to post.
 func (fp *fieldPlan) populated(post *Post) bool {
 	if fp == nil {

@@ -169,6 +169,11 @@ type run struct {
 	topical    bool
 	termTopics map[int64]locales.Topic
 	themes     []locales.Topic
+	// marker is the meta of the posts and comments of the run that carry
+	// the marker alone: one map for all of them, never changed (hosts do
+	// not change their input), where a large run would otherwise make one
+	// for each.
+	marker Meta
 }
 
 // newRun prepares a run with the settings s. seed is the request's seed,
@@ -210,6 +215,7 @@ func (g *Generator) newRun(ctx context.Context, s Settings, seed *int64, locale 
 		now:        g.now().Truncate(time.Second),
 		progress:   progress,
 		warned:     map[string]bool{},
+		marker:     trackMeta(0),
 	}, nil
 }
 

@@ -528,7 +528,11 @@ func (rn *run) makePost(p *postsPlan, prep *preparedPosts, i int) Post {
 		Status: status,
 		Title:  w.Title(),
 		Date:   date,
-		Meta:   trackMeta(1),
+		Meta:   rn.marker,
+	}
+	if p.template != nil || prep.fields.setsMeta() {
+		// Meta of its own, which the post's template and fields write to.
+		post.Meta = trackMeta(1)
 	}
 	// The terms come before the body, whose elements follow its topic.
 	switch {
