@@ -22,7 +22,7 @@ type MemStore struct {
 	now func() time.Time
 
 	mu      sync.RWMutex
-	entries []Entry // insertion order
+	entries entryList // insertion order
 	// index maps the IDs of entries[:indexed] to their positions. Add
 	// leaves the entries it appends out; the first lookup by ID indexes
 	// them, all at once (see indexAll).
@@ -66,7 +66,6 @@ func (s *MemStore) add(ctx context.Context, entries []Entry, clone bool) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.entries = slices.Grow(s.entries, len(entries))
 	for i := range entries {
 		e := &entries[i]
 		// The store owns IDs: an ID already set (for example by an earlier
@@ -76,12 +75,63 @@ func (s *MemStore) add(ctx context.Context, entries []Entry, clone bool) error {
 			e.CreatedAt = now
 		}
 		if clone {
-			s.entries = append(s.entries, cloneEntry(*e))
+			s.entries.add(cloneEntry(*e))
 		} else {
-			s.entries = append(s.entries, *e)
+			s.entries.add(*e)
 		}
 	}
 	return nil
+}
+
+// chunkLen is the number of entries in a chunk of an entryList.
+const chunkLen = 512
+
+// entryList holds entries in chunks of chunkLen, all full but the last:
+// a growing list adds chunks instead of copying every entry it holds into
+// a larger array.
+type entryList struct {
+	chunks [][]Entry
+}
+
+func (l *entryList) len() int {
+	if len(l.chunks) == 0 {
+		return 0
+	}
+	return (len(l.chunks)-1)*chunkLen + len(l.chunks[len(l.chunks)-1])
+}
+
+// at returns entry i, which must exist.
+func (l *entryList) at(i int) *Entry { return &l.chunks[i/chunkLen][i%chunkLen] }
+
+// add appends e.
+func (l *entryList) add(e Entry) {
+	n := len(l.chunks)
+	if n == 0 || len(l.chunks[n-1]) == chunkLen {
+		// The first chunk grows as a slice does, so that a small list
+		// stays small; the others are made whole.
+		size := chunkLen
+		if n == 0 {
+			size = 0
+		}
+		l.chunks = append(l.chunks, make([]Entry, 0, size))
+		n++
+	}
+	l.chunks[n-1] = append(l.chunks[n-1], e)
+}
+
+// truncate keeps the first n entries.
+func (l *entryList) truncate(n int) {
+	keep := (n + chunkLen - 1) / chunkLen
+	for i := keep; i < len(l.chunks); i++ {
+		l.chunks[i] = nil
+	}
+	l.chunks = l.chunks[:keep]
+	if keep > 0 {
+		last := l.chunks[keep-1]
+		rest := n - (keep-1)*chunkLen
+		clear(last[rest:])
+		l.chunks[keep-1] = last[:rest]
+	}
 }
 
 // idLen is the length of an ID, a UUID in its canonical form.
@@ -127,16 +177,17 @@ func encodeUUID(dst *[idLen]byte, u uuid.UUID) {
 // come, which most entries of a large store, never looked up by ID, would
 // pay for nothing. s.mu must be held for writing.
 func (s *MemStore) indexAll() {
-	if s.indexed == len(s.entries) {
+	n := s.entries.len()
+	if s.indexed == n {
 		return
 	}
 	if len(s.index) == 0 {
-		s.index = make(map[string]int, len(s.entries))
+		s.index = make(map[string]int, n)
 	}
-	for i := s.indexed; i < len(s.entries); i++ {
-		s.index[s.entries[i].ID] = i
+	for i := s.indexed; i < n; i++ {
+		s.index[s.entries.at(i).ID] = i
 	}
-	s.indexed = len(s.entries)
+	s.indexed = n
 }
 
 // Get implements Store.
@@ -145,7 +196,7 @@ func (s *MemStore) Get(ctx context.Context, id string) (Entry, error) {
 		return Entry{}, err
 	}
 	s.mu.RLock()
-	if s.indexed < len(s.entries) {
+	if s.indexed < s.entries.len() {
 		s.mu.RUnlock()
 		s.mu.Lock()
 		s.indexAll()
@@ -159,7 +210,7 @@ func (s *MemStore) Get(ctx context.Context, id string) (Entry, error) {
 	if !ok {
 		return Entry{}, ErrNotFound
 	}
-	return cloneEntry(s.entries[i]), nil
+	return cloneEntry(*s.entries.at(i)), nil
 }
 
 // Matches reports whether e is selected by f, ignoring Limit and Offset.
@@ -272,8 +323,8 @@ func (s *MemStore) List(ctx context.Context, f Filter) ([]Entry, int, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var matched []int
-	for i := len(s.entries) - 1; i >= 0; i-- {
-		if f.Matches(&s.entries[i]) {
+	for i := s.entries.len() - 1; i >= 0; i-- {
+		if f.Matches(s.entries.at(i)) {
 			matched = append(matched, i)
 		}
 	}
@@ -281,12 +332,12 @@ func (s *MemStore) List(ctx context.Context, f Filter) ([]Entry, int, error) {
 		// Content id, then insertion order.
 		slices.Reverse(matched)
 		slices.SortStableFunc(matched, func(a, b int) int {
-			return cmp.Compare(s.entries[a].ContentID, s.entries[b].ContentID)
+			return cmp.Compare(s.entries.at(a).ContentID, s.entries.at(b).ContentID)
 		})
 	} else {
 		// Newest first; insertion order (already reversed) breaks ties.
 		slices.SortStableFunc(matched, func(a, b int) int {
-			return s.entries[b].CreatedAt.Compare(s.entries[a].CreatedAt)
+			return s.entries.at(b).CreatedAt.Compare(s.entries.at(a).CreatedAt)
 		})
 	}
 	total := len(matched)
@@ -305,7 +356,7 @@ func (s *MemStore) List(ctx context.Context, f Filter) ([]Entry, int, error) {
 	}
 	out := make([]Entry, len(matched))
 	for i, idx := range matched {
-		out[i] = cloneEntry(s.entries[idx])
+		out[i] = cloneEntry(*s.entries.at(idx))
 	}
 	return out, total, nil
 }
@@ -327,17 +378,19 @@ func (s *MemStore) Delete(ctx context.Context, ids ...string) (int, error) {
 	if len(drop) == 0 {
 		return 0, nil
 	}
-	kept := s.entries[:0]
-	for i, e := range s.entries {
+	kept := 0
+	for i := range s.entries.len() {
+		e := s.entries.at(i)
 		if drop[i] {
 			delete(s.index, e.ID)
 			continue
 		}
-		s.index[e.ID] = len(kept)
-		kept = append(kept, e)
+		s.index[e.ID] = kept
+		*s.entries.at(kept) = *e
+		kept++
 	}
-	clear(s.entries[len(kept):])
-	s.entries, s.indexed = kept, len(kept)
+	s.entries.truncate(kept)
+	s.indexed = kept
 	return len(drop), nil
 }
 
@@ -348,7 +401,7 @@ func (s *MemStore) Clear(ctx context.Context) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.entries = nil
+	s.entries = entryList{}
 	s.index, s.indexed = map[string]int{}, 0
 	return nil
 }
@@ -360,11 +413,11 @@ func (s *MemStore) Stats(ctx context.Context, since time.Time) (Stats, error) {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	st := Stats{Total: len(s.entries), ByType: map[string]int{}}
+	st := Stats{Total: s.entries.len(), ByType: map[string]int{}}
 	sub := map[[2]string]int{}
 	days := map[string]int{}
-	for i := range s.entries {
-		e := &s.entries[i]
+	for i := range s.entries.len() {
+		e := s.entries.at(i)
 		st.ByType[e.ContentType]++
 		sub[[2]string{e.ContentType, e.ContentSubtype}]++
 		if !e.CreatedAt.Before(since) {

@@ -99,9 +99,9 @@ func TestMemStoreLookupsBetweenAdds(t *testing.T) {
 	s := history.NewMemStore(nil)
 	var live, gone []history.Entry
 	for round := range 6 {
-		batch := make([]history.Entry, 1+round*7)
+		batch := make([]history.Entry, 1+round*230) // across chunks of the store
 		for i := range batch {
-			batch[i] = history.Entry{ContentType: history.TypePost, ContentID: int64(100*round + i)}
+			batch[i] = history.Entry{ContentType: history.TypePost, ContentID: int64(10000*round + i)}
 		}
 		require.NoError(t, s.Add(ctx, batch))
 		live = append(live, batch...)
