@@ -198,27 +198,33 @@ func (w *Writer) appendSentence(n int) {
 	// Four words from each 64-bit draw: a word takes 16 bits, scaled to
 	// the list by a multiply and shift (a bias of at most len/65536). Each
 	// word is copied as one 16-byte block, then the slice is cut to it.
+	// The sentence is written into the room made for it, at most two
+	// separator bytes and a block per word, through a local slice: w.buf
+	// is set once at the end instead of at every byte.
 	words := w.p.loremPacked
 	size := uint64(len(words))
 	w.buf = slices.Grow(w.buf, n*(packedWordMax+2)+1)
+	b := w.buf[:cap(w.buf)]
+	at := len(w.buf)
 	var bits uint64
 	for i := 0; i < n; i++ {
 		if i > 0 {
 			if i == commaAt {
-				w.buf = append(w.buf, ',')
+				b[at] = ','
+				at++
 			}
-			w.buf = append(w.buf, ' ')
+			b[at] = ' '
+			at++
 		}
 		if i&3 == 0 {
 			bits = w.r.Uint64()
 		}
 		word := &words[(bits&0xffff)*size>>16]
-		l := len(w.buf)
-		w.buf = w.buf[:l+len(word)]
-		*(*packedWord)(w.buf[l:]) = *word
-		w.buf = w.buf[:l+int(word[packedWordMax])]
+		*(*packedWord)(b[at:]) = *word
+		at += int(word[packedWordMax])
 		bits >>= 16
 	}
+	w.buf = b[:at]
 	w.upperAt(start)
 	w.buf = append(w.buf, '.')
 }
