@@ -1,6 +1,7 @@
 package locales
 
 import (
+	"math/bits"
 	"slices"
 	"strings"
 	"unicode"
@@ -100,7 +101,9 @@ type docState struct {
 	// seed fixes the numbers and choices in the text of the document's
 	// entries (see appendField).
 	seed uint64
-	// themes are the themes of the frames written (bit theme).
+	// themes are the themes told (bit theme): a post's until the next
+	// post, whose frames are also marked in docUsed, and a section's
+	// until the next section.
 	themes uint64
 	// gender is the gender {g} drew for the next name: 0 none, 1 a
 	// woman's, 2 a man's.
@@ -209,7 +212,24 @@ func (w *Writer) pickFrame(list []frame) *frame {
 			w.unmarkFrame(&list[k])
 		}
 		if f = w.nextUnused(list, i); f == nil {
-			f = w.nextFitting(list, i)
+			// The document has used every frame it can write: the ones
+			// with words to draw come back first, then all of them, so
+			// that the next sentences again find a frame in one step.
+			for k := range list {
+				if t := list[k].theme; !list[k].fixed && (t == 0 || w.d.themes&(1<<t) == 0) {
+					w.unmarkDocFrame(&list[k])
+				}
+			}
+			if f = w.nextUnused(list, i); f == nil {
+				for k := range list {
+					if t := list[k].theme; t == 0 || w.d.themes&(1<<t) == 0 {
+						w.unmarkDocFrame(&list[k])
+					}
+				}
+				if f = w.nextUnused(list, i); f == nil {
+					f = w.nextFitting(list, i)
+				}
+			}
 		}
 	}
 	w.useFrame(f)
@@ -217,12 +237,39 @@ func (w *Writer) pickFrame(list []frame) *frame {
 }
 
 // nextUnused returns the first frame of list from i on, wrapping around,
-// that the writer has not used and can write, or nil.
+// that the writer has not used and can write, or nil. The frames of a
+// role have consecutive ids, so the used ones are skipped a word of bits
+// at a time.
 func (w *Writer) nextUnused(list []frame, i int) *frame {
-	for k := range list {
-		if f := &list[(i+k)%len(list)]; !w.usedFrame(f) && !w.docUsedFrame(f) && w.fits(f) {
+	n := len(list)
+	base := list[0].id
+	if list[n-1].id-base != n-1 {
+		for k := range list {
+			if f := &list[(i+k)%n]; !w.usedFrame(f) && !w.docUsedFrame(f) && w.fits(f) {
+				return f
+			}
+		}
+		return nil
+	}
+	d := &w.d
+	for k := 0; k < n; {
+		j := (i + k) % n
+		id := base + j
+		off := uint(id & 63)
+		limit := min(64-int(off), n-j, n-k)
+		free := ^(d.used[id>>6] | d.docUsed[id>>6]) >> off
+		if limit < 64 {
+			free &= 1<<uint(limit) - 1
+		}
+		if free == 0 {
+			k += limit
+			continue
+		}
+		t := bits.TrailingZeros64(free)
+		if f := &list[j+t]; w.fits(f) {
 			return f
 		}
+		k += t + 1
 	}
 	return nil
 }
@@ -254,6 +301,20 @@ func (w *Writer) fits(f *frame) bool {
 		return false
 	}
 	return !f.cons || w.slotsFit(f)
+}
+
+// tellTheme marks f's theme told: a section theme until the next
+// section, a post's theme by marking every frame of it used in the
+// document, so that the search for a frame skips them with the others.
+func (w *Writer) tellTheme(f *frame) {
+	lx := w.p.lex
+	w.d.themes |= 1 << f.theme
+	if lx.sectionThemes&(1<<f.theme) != 0 {
+		return
+	}
+	for _, id := range lx.themeFrames[f.theme] {
+		w.d.docUsed[id>>6] |= 1 << (id & 63)
+	}
 }
 
 func (w *Writer) slotsFit(f *frame) bool {
@@ -295,7 +356,7 @@ func (w *Writer) useFrame(f *frame) {
 	}
 	w.markFrame(f)
 	if f.theme != 0 {
-		w.d.themes |= 1 << f.theme
+		w.tellTheme(f)
 	}
 }
 
@@ -306,6 +367,8 @@ func (w *Writer) markFrame(f *frame) {
 	w.d.docUsed[f.id>>6] |= 1 << (f.id & 63)
 }
 func (w *Writer) unmarkFrame(f *frame) { w.d.used[f.id>>6] &^= 1 << (f.id & 63) }
+
+func (w *Writer) unmarkDocFrame(f *frame) { w.d.docUsed[f.id>>6] &^= 1 << (f.id & 63) }
 
 // drawEntry draws an entry of type t of the document's pool, other than
 // the focus and the entries drawn last, with one of tags (any when 0) and

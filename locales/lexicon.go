@@ -134,6 +134,8 @@ type lexicon struct {
 	// a section theme at most.
 	themes        []string
 	sectionThemes uint64
+	// themeFrames are the frame ids of each theme (index theme).
+	themeFrames [][]int
 	// nameClass is the agreement class of a made-up woman's and man's
 	// name (meta lex.nameclass = female male), -1 without.
 	nameClass [2]int
@@ -551,6 +553,12 @@ func (b *builder) readLexicon() {
 			f.id = lx.nFrames
 			f.theme = uint8(theme)
 			lx.nFrames++
+			if theme > 0 {
+				for len(lx.themeFrames) <= theme {
+					lx.themeFrames = append(lx.themeFrames, nil)
+				}
+				lx.themeFrames[theme] = append(lx.themeFrames[theme], f.id)
+			}
 			// A frame is fixed unless it draws an entry or a name: a
 			// number, a choice or a street alone still reads as the same
 			// sentence again.
