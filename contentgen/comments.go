@@ -190,9 +190,11 @@ func (g *Generator) makeComments(ctx context.Context, rn *run, posts []Post, top
 // planComments makes up the comments of posts, with their thread
 // structure, dated between each post (or its parent comment) and now.
 func (rn *run) planComments(posts []Post, topics map[int64]locales.Topic, cp commentPlan, users []User) []plannedComment {
-	// Room for the expected number, so that the plan is not copied as it
-	// grows.
-	plan := make([]plannedComment, 0, len(posts)*(cp.min+cp.max)/2+1)
+	// Room for the expected number and a margin above it (a sixteenth,
+	// more than three standard deviations of a large run), so that the
+	// plan is not copied as it grows.
+	expected := len(posts) * (cp.min + cp.max) / 2
+	plan := make([]plannedComment, 0, expected+expected/16+16)
 	defer rn.w.SetTopic(locales.Topic{})
 	for _, post := range posts {
 		if topics != nil {
