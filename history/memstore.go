@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"slices"
 	"sort"
@@ -161,15 +160,16 @@ func newIDs(n int) (string, error) {
 
 // encodeUUID writes u in the canonical form, as u.String does.
 func encodeUUID(dst *[idLen]byte, u uuid.UUID) {
-	hex.Encode(dst[0:8], u[0:4])
-	dst[8] = '-'
-	hex.Encode(dst[9:13], u[4:6])
-	dst[13] = '-'
-	hex.Encode(dst[14:18], u[6:8])
-	dst[18] = '-'
-	hex.Encode(dst[19:23], u[8:10])
-	dst[23] = '-'
-	hex.Encode(dst[24:], u[10:])
+	const digits = "0123456789abcdef"
+	j := 0
+	for i, b := range u {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			dst[j] = '-'
+			j++
+		}
+		dst[j], dst[j+1] = digits[b>>4], digits[b&0x0f]
+		j += 2
+	}
 }
 
 // indexAll indexes the entries Add appended since the last lookup by ID:
