@@ -76,6 +76,13 @@ func (h *Host) newPost(st *state, in *contentgen.Post) (*contentgen.Post, error)
 		return nil, missingf("featured media %d does not exist", p.FeaturedMediaID)
 	}
 	p.Terms = make(map[string][]int64, len(in.Terms))
+	// The term ids of every taxonomy in one array, each list in a part
+	// of its own, capped there.
+	total := 0
+	for _, ids := range in.Terms {
+		total += len(ids)
+	}
+	all := make([]int64, total)
 	for tax, ids := range in.Terms {
 		if len(ids) == 0 {
 			continue
@@ -83,7 +90,8 @@ func (h *Host) newPost(st *state, in *contentgen.Post) (*contentgen.Post, error)
 		if !slices.Contains(pt.Taxonomies, tax) || st.taxonomy(tax) == nil {
 			return nil, invalidf("taxonomy %q is not registered for post type %q", tax, pt.Name)
 		}
-		out := make([]int64, 0, len(ids))
+		out := all[:0:len(ids)]
+		all = all[len(ids):]
 		for _, id := range ids {
 			t := st.terms.get(id)
 			if t == nil || t.Taxonomy != tax {
