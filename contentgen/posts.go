@@ -374,16 +374,18 @@ func (m *postMeta) taxonomiesOf(terms map[string][]int64) any {
 	if len(terms) == 0 {
 		return []string(nil)
 	}
+	// A list met before has the same number of names, each a key of
+	// terms: found by look-ups, before any sorting.
+	for _, t := range m.taxonomies {
+		if len(t.names) == len(terms) && allKeys(t.names, terms) {
+			return t.value
+		}
+	}
 	m.scratch = m.scratch[:0]
 	for name := range terms {
 		m.scratch = append(m.scratch, name)
 	}
 	slices.Sort(m.scratch)
-	for _, t := range m.taxonomies {
-		if slices.Equal(t.names, m.scratch) {
-			return t.value
-		}
-	}
 	names := slices.Clone(m.scratch)
 	value := any(names)
 	if len(m.taxonomies) < maxTaxonomyLists {
@@ -429,6 +431,16 @@ func textSourceValue(src string) any {
 		return TextSourceLorem
 	}
 	return src
+}
+
+// allKeys reports whether every name is a key of terms.
+func allKeys(names []string, terms map[string][]int64) bool {
+	for _, name := range names {
+		if _, ok := terms[name]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // statusValue is a post or comment status as a meta value: the

@@ -36,17 +36,26 @@ func (tp *termPlan) assign(rn *run, few bool) map[string][]int64 {
 		return nil
 	}
 	out := make(map[string][]int64, len(tp.taxes))
+	// The ids of every taxonomy in one array, each list in a part of its
+	// own as long as the most it may hold.
+	room := 0
 	for _, t := range tp.taxes {
-		if ids := tp.assignOne(rn, t, few); ids != nil {
+		room += min(t.max, len(t.pool))
+	}
+	all := make([]int64, room)
+	for _, t := range tp.taxes {
+		part := min(t.max, len(t.pool))
+		if ids := tp.assignOne(rn, t, few, all[:0:part]); ids != nil {
 			out[t.slug] = ids
 		}
+		all = all[part:]
 	}
 	return out
 }
 
 // assignOne picks the terms of one post in the taxonomy of t, nil for
-// none.
-func (tp *termPlan) assignOne(rn *run, t *taxPool, few bool) []int64 {
+// none, into ids when it has room for them.
+func (tp *termPlan) assignOne(rn *run, t *taxPool, few bool, ids []int64) []int64 {
 	if len(t.pool) == 0 {
 		return nil
 	}
@@ -58,7 +67,9 @@ func (tp *termPlan) assignOne(rn *run, t *taxPool, few bool) []int64 {
 	if n == 0 {
 		return nil
 	}
-	ids := make([]int64, 0, n)
+	if cap(ids) < n {
+		ids = make([]int64, 0, n)
+	}
 	if t.rotate {
 		for k := 0; k < n; k++ {
 			ids = append(ids, t.pool[t.next%len(t.pool)])

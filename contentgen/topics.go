@@ -143,7 +143,7 @@ func (tp *termPlan) assignTopical(rn *run, few bool) map[string][]int64 {
 			continue
 		}
 		if t.rotate {
-			if ids := tp.assignOne(rn, t, few); len(ids) > 0 {
+			if ids := tp.assignOne(rn, t, few, nil); len(ids) > 0 {
 				out[t.slug] = ids
 				note(ids)
 			}
