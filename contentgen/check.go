@@ -70,5 +70,40 @@ func (g *Generator) CheckUsers(ctx context.Context, req UsersRequest) (Check, er
 	return Check{Images: p.avatars}, nil
 }
 
+// CheckComments validates req as GenerateComments does before it writes
+// anything (the post type, the posts PostIDs names, every option and the
+// locale; with Count, that there are posts to comment on), as CheckPosts
+// does for posts.
+func (g *Generator) CheckComments(ctx context.Context, req CommentsRequest) (Check, error) {
+	s, err := g.settings.load(ctx)
+	if err != nil {
+		return Check{}, err
+	}
+	p, err := g.planCommentsRequest(ctx, &req, s)
+	if err != nil {
+		return Check{}, err
+	}
+	switch {
+	case len(req.PostIDs) > 0:
+		_, err = g.commentTargets(ctx, p.pt, req.PostIDs)
+	case p.cp.total > 0:
+		var total int
+		_, total, err = g.list(ctx, KindPost, Listing{Subtypes: []string{p.pt.Name}, Statuses: []string{StatusPublish}, Limit: 1})
+		switch {
+		case err != nil:
+			err = failed(err, "listing posts")
+		case total == 0:
+			err = invalid("post_type", "post_type %q has no published posts to comment on", p.pt.Name)
+		}
+	}
+	if err != nil {
+		return Check{}, err
+	}
+	if _, err := g.localePack(ctx, req.Locale, s); err != nil {
+		return Check{}, err
+	}
+	return Check{Images: p.cp.avatarPct > 0, AIText: s.TextSource == TextSourceAI}, nil
+}
+
 // MaxCount is the largest count of one generate request (Config.MaxCount).
 func (g *Generator) MaxCount() int { return g.cfg.MaxCount }

@@ -19,6 +19,10 @@ type commentPlan struct {
 	anonPct    int
 	avatarPct  int
 	provider   string
+	// total, when positive, is the number of comments to plan: the posts
+	// take turns, each getting min to max, until there are that many.
+	// Zero plans min to max on every post.
+	total int
 }
 
 // maxThreadDepth is the deepest reply level, as platforms nest by default.
@@ -32,12 +36,17 @@ type plannedComment struct {
 	avatar bool
 }
 
-// GenerateComments creates comments on existing posts.
-func (g *Generator) GenerateComments(ctx context.Context, req CommentsRequest) (*Result, error) {
-	s, err := g.settings.load(ctx)
-	if err != nil {
-		return nil, err
-	}
+// commentsRequestPlan is a validated CommentsRequest with its defaults
+// applied.
+type commentsRequestPlan struct {
+	pt PostType
+	cp commentPlan
+}
+
+// planCommentsRequest validates req against the site and the settings s
+// and applies the defaults. Nothing is written, and the posts are not
+// read.
+func (g *Generator) planCommentsRequest(ctx context.Context, req *CommentsRequest, s Settings) (*commentsRequestPlan, error) {
 	name := req.PostType
 	if name == "" {
 		name = "post"
@@ -65,13 +74,38 @@ func (g *Generator) GenerateComments(ctx context.Context, req CommentsRequest) (
 			v.fail(invalid("post_ids", "post_ids must hold positive post ids, got %d", id))
 		}
 	}
+	if req.Count != nil {
+		cp.total = v.count(req.Count, 0, g.cfg.MaxCount)
+	}
+	if req.FirstPost < 0 {
+		v.fail(invalid("first_post", "first_post must not be negative, got %d", req.FirstPost))
+	}
 	if v.err != nil {
 		return nil, v.err
 	}
 	if err := g.checkDates(req.DateFrom, req.DateTo, false); err != nil {
 		return nil, err
 	}
-	posts, err := g.commentTargets(ctx, pt, req.PostIDs)
+	return &commentsRequestPlan{pt: pt, cp: cp}, nil
+}
+
+// GenerateComments creates comments on existing posts.
+func (g *Generator) GenerateComments(ctx context.Context, req CommentsRequest) (*Result, error) {
+	s, err := g.settings.load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p, err := g.planCommentsRequest(ctx, &req, s)
+	if err != nil {
+		return nil, err
+	}
+	pt, cp := p.pt, p.cp
+	var posts []Post
+	if cp.total > 0 {
+		posts, err = g.turnTargets(ctx, pt, &req, cp)
+	} else {
+		posts, err = g.commentTargets(ctx, pt, req.PostIDs)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -125,6 +159,53 @@ func (g *Generator) commentTargets(ctx context.Context, pt PostType, ids []int64
 	}
 	if len(ids) > 0 && len(posts) != len(dedupeIDs(ids)) {
 		return nil, invalid("post_ids", "post_ids names posts that do not exist or are not of type %q", pt.Name)
+	}
+	return posts, nil
+}
+
+// turnTargets returns the posts a request with Count comments on, in
+// the order of their turns: those PostIDs names, or else the published
+// posts of pt (as many as Count needs, at least CommentsPerPostMin a
+// post), from the one at position FirstPost, in the order of ids and
+// modulo their number, round to the first.
+func (g *Generator) turnTargets(ctx context.Context, pt PostType, req *CommentsRequest, cp commentPlan) ([]Post, error) {
+	if len(req.PostIDs) > 0 {
+		posts, err := g.commentTargets(ctx, pt, req.PostIDs)
+		if err != nil {
+			return nil, err
+		}
+		k := req.FirstPost % len(posts)
+		return append(posts[k:len(posts):len(posts)], posts[:k]...), nil
+	}
+	q := Listing{Subtypes: []string{pt.Name}, Statuses: []string{StatusPublish}, Limit: 1}
+	_, total, err := g.list(ctx, KindPost, q)
+	if err != nil {
+		return nil, failed(err, "listing posts")
+	}
+	if total == 0 {
+		return nil, invalid("post_type", "post_type %q has no published posts to comment on", pt.Name)
+	}
+	want := min(total, (cp.total+cp.min-1)/cp.min)
+	q.Offset, q.Limit = req.FirstPost%total, want
+	ids, _, err := g.list(ctx, KindPost, q)
+	if err != nil {
+		return nil, failed(err, "listing posts")
+	}
+	if len(ids) < want {
+		q.Offset, q.Limit = 0, want-len(ids)
+		more, _, err := g.list(ctx, KindPost, q)
+		if err != nil {
+			return nil, failed(err, "listing posts")
+		}
+		ids = dedupeIDs(append(ids, more...))
+	}
+	posts, err := g.host.Posts(ctx, PostQuery{IDs: OnlyIDs(ids...)})
+	if err != nil {
+		return nil, failed(err, "reading posts")
+	}
+	posts = inOrder(ids, posts, func(p *Post) int64 { return p.ID })
+	if len(posts) == 0 {
+		return nil, invalid("post_type", "post_type %q has no published posts to comment on", pt.Name)
 	}
 	return posts, nil
 }
@@ -192,17 +273,26 @@ func (g *Generator) makeComments(ctx context.Context, rn *run, posts []Post, top
 func (rn *run) planComments(posts []Post, topics map[int64]locales.Topic, cp commentPlan, users []User) []plannedComment {
 	// Room for the expected number and a margin above it (a sixteenth,
 	// more than three standard deviations of a large run), so that the
-	// plan is not copied as it grows.
+	// plan is not copied as it grows; with a total, that many.
 	expected := len(posts) * (cp.min + cp.max) / 2
-	plan := make([]plannedComment, 0, expected+expected/16+16)
+	size := expected + expected/16 + 16
+	if cp.total > 0 {
+		size = cp.total
+	}
+	plan := make([]plannedComment, 0, size)
 	defer rn.w.SetTopic(locales.Topic{})
-	for _, post := range posts {
+	// visit gives post its turn: min to max comments (with a total, no
+	// more than are left), replies answering comments of the same turn.
+	visit := func(post Post) {
 		if topics != nil {
 			rn.w.SetTopic(topics[post.ID])
 		}
 		start, now := rn.commentSpan(post.Date)
 		first := len(plan)
 		n := rn.between(cp.min, cp.max)
+		if cp.total > 0 {
+			n = min(n, cp.total-len(plan))
+		}
 		for j := 0; j < n; j++ {
 			pc := plannedComment{parent: -1}
 			after := start
@@ -230,6 +320,15 @@ func (rn *run) planComments(posts []Post, topics map[int64]locales.Topic, cp com
 			pc.avatar = cp.avatarPct > 0 && rn.percent(cp.avatarPct)
 			plan = append(plan, pc)
 		}
+	}
+	if cp.total > 0 {
+		for i := 0; len(plan) < cp.total; i++ {
+			visit(posts[i%len(posts)])
+		}
+		return plan
+	}
+	for _, post := range posts {
+		visit(post)
 	}
 	return plan
 }

@@ -234,6 +234,21 @@ type CommentsRequest struct {
 	// PostType.
 	DeleteExisting bool
 	Seed           *int64
+
+	// Count, when set, is the number of comments to make, 1 to
+	// Config.MaxCount, instead of CommentsPerPostMin to CommentsPerPostMax
+	// on every post (an extension of the library, not a parameter of the
+	// specification's endpoint): the posts take turns, in the order of
+	// their ids from the one at position FirstPost (modulo their number),
+	// each getting CommentsPerPostMin to CommentsPerPostMax comments (the
+	// last one what is left), round to the first again when Count needs
+	// more. Of the published posts of PostType, only as many as Count
+	// needs are read. No post to comment on is an error then.
+	Count *int
+	// FirstPost is the position of the post that takes the first turn
+	// with Count, 0 or more; it lets requests in a row (the batches of a
+	// run) walk the posts instead of starting at the first each time.
+	FirstPost int
 }
 
 // DeletePostsRequest removes generated posts and, on request, what was

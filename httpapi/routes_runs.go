@@ -80,8 +80,18 @@ func decodeRun(raw []byte) (runs.Request, error) {
 		u.Count = nil
 		ur := contentgen.UsersRequest(u)
 		req.Users = &ur
+	case runs.KindComments:
+		var c commentsBody
+		if err := jsonError(json.Unmarshal(raw, &c)); err != nil {
+			return req, err
+		}
+		cr, err := c.request()
+		if err != nil {
+			return req, err
+		}
+		req.Comments = &cr
 	case "":
-		return req, paramError("kind", "kind is required: posts, terms or users")
+		return req, paramError("kind", "kind is required: posts, terms, users or comments")
 	}
 	return req, nil
 }
@@ -96,7 +106,7 @@ func (a *API) submitRun(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if raw == nil {
-		return paramError("kind", "kind is required: posts, terms or users")
+		return paramError("kind", "kind is required: posts, terms, users or comments")
 	}
 	req, err := decodeRun(raw)
 	if err != nil {

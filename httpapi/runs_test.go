@@ -135,6 +135,24 @@ func TestRunsAPI(t *testing.T) {
 	require.EqualValues(t, 12, out["total"], "every post of the run is in the history")
 }
 
+// TestRunsAPIComments: a run of comments makes its count of comments in
+// all on the published posts, each tracked.
+func TestRunsAPIComments(t *testing.T) {
+	e := newRunsEnv(t)
+	status, out := e.do("POST", "/runs", map[string]any{"kind": "comments", "count": 30, "batch_size": 10, "avatar_percentage": 0, "comments_per_post_max": 4}, asAdmin)
+	require.Equal(t, http.StatusAccepted, status, "%v", out)
+	id, _ := out["id"].(string)
+	require.EqualValues(t, 3, out["run"].(map[string]any)["batches"])
+	evs := e.events("/runs/" + id + "/events")
+	final := evs[len(evs)-1]["run"].(map[string]any)
+	require.Equal(t, "succeeded", final["status"], "%v", final)
+	require.Equal(t, "comments", final["kind"])
+	require.EqualValues(t, 30, final["done"])
+	status, out = e.do("GET", "/history?type=comment", nil, asAdmin)
+	require.Equal(t, http.StatusOK, status)
+	require.EqualValues(t, 30, out["total"], "every comment of the run is in the history")
+}
+
 // TestRunsAPIErrors: the error envelope and statuses of the runs
 // endpoints.
 func TestRunsAPIErrors(t *testing.T) {
@@ -158,6 +176,9 @@ func TestRunsAPIErrors(t *testing.T) {
 		{"POST", "/runs", map[string]any{"kind": "terms", "count": 3000, "taxonomy": "mood"}, asAdmin, 400, "invalid_taxonomy", "taxonomy"},
 		{"POST", "/runs", map[string]any{"kind": "users", "count": 3000, "role": "wizard"}, asAdmin, 400, "invalid_parameter", "role"},
 		{"POST", "/runs", map[string]any{"kind": "users", "count": 3000, "batch_size": 501}, asAdmin, 400, "invalid_parameter", "batch_size"},
+		{"POST", "/runs", map[string]any{"kind": "comments", "count": 3000, "post_type": "book"}, asAdmin, 400, "invalid_parameter", "post_type"},
+		{"POST", "/runs", map[string]any{"kind": "comments", "count": 3000, "reply_probability": 140}, asAdmin, 400, "invalid_parameter", "reply_probability"},
+		{"POST", "/runs", map[string]any{"kind": "comments", "count": 3000, "delete_existing": true}, asAdmin, 400, "invalid_parameter", "delete_existing"},
 		{"POST", "/runs", map[string]any{"kind": "posts", "count": 3}, asEditor, 403, "rest_forbidden", ""},
 		{"GET", "/runs", nil, asNobody, 401, "rest_not_logged_in", ""},
 		{"GET", "/runs/nope", nil, asAdmin, 404, "not_found", ""},

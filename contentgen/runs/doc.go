@@ -162,6 +162,24 @@
 // POST /runs with 503 not_configured saying why, and the command line
 // refuses with a usage error giving the same reason.
 //
-// Runs of posts, terms and users are supported; comments, whose count is
-// per post, are not yet.
+// # Runs of comments
+//
+// The generate call of comments has no count: it gives each target post
+// (the posts of PostIDs, or the published posts of PostType)
+// CommentsPerPostMin to CommentsPerPostMax comments. A run of comments
+// has one, the comments in all, and its batches make that many in batches
+// of BatchSize, through contentgen.CommentsRequest.Count: the posts take
+// turns in the order of their ids, each getting CommentsPerPostMin to
+// CommentsPerPostMax comments a turn (the last turn of a batch what is
+// left), replies answering comments of the same turn. Batch i starts at
+// the post the batches before it reach on average (FirstPost: i ×
+// BatchSize comments at the mean of the two bounds a turn), modulo the
+// number of posts, so the run walks the posts and goes round again when
+// its count needs more: about Count divided by the posts on each. A batch
+// reads only the posts its turns need (through the host's Lister), so a
+// run over a million posts costs a batch no more than over a hundred; the
+// published posts are those a batch finds, so posts published meanwhile
+// join the walk. A run with nothing to comment on is refused at submit.
+// A comment on a post deleted while its batch is written is left out, so
+// a run ends when all its batches are done, whatever its done count.
 package runs

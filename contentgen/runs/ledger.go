@@ -193,11 +193,11 @@ func (s *Service) reconcile(ctx context.Context, r *Run) (bool, error) {
 	if err := s.countSite(ctx, r.ID, recorded, nil); err != nil {
 		return false, err
 	}
-	var done, total int64
-	if err := s.db.ReadPool().QueryRowContext(ctx, s.q(`SELECT done, total FROM `+s.t.runs+` WHERE id = ?`), r.ID).Scan(&done, &total); err != nil {
+	var done, batches int64
+	if err := s.db.ReadPool().QueryRowContext(ctx, s.q(`SELECT batches_done, batches FROM `+s.t.runs+` WHERE id = ?`), r.ID).Scan(&done, &batches); err != nil {
 		return false, fmt.Errorf("runs: reading run %s: %w", r.ID, err)
 	}
-	if done < total {
+	if done < batches {
 		return false, nil
 	}
 	if _, err := s.db.WritePool().ExecContext(ctx, s.q(`UPDATE `+s.t.runs+` SET status = ?, ended_at = ? WHERE id = ? AND status IN (?, ?)`),

@@ -36,6 +36,9 @@ const (
 	KindPosts Kind = "posts"
 	KindTerms Kind = "terms"
 	KindUsers Kind = "users"
+	// KindComments makes comments on existing posts: Count comments in
+	// all, spread over the posts of the request (see Request).
+	KindComments Kind = "comments"
 )
 
 // Status is where a run is.
@@ -66,6 +69,16 @@ type Request struct {
 	Posts *contentgen.PostsRequest
 	Terms *contentgen.TermsRequest
 	Users *contentgen.UsersRequest
+	// Comments is the request of a comments run, whose Count and
+	// FirstPost are the run's: each batch makes its count of comments
+	// (contentgen.CommentsRequest.Count) on the request's posts (PostIDs,
+	// or the published posts of PostType), which take turns, each getting
+	// CommentsPerPostMin to CommentsPerPostMax comments a turn. Batch i
+	// starts at the post that the comments of the batches before it
+	// reach on average, so that the run walks the posts in the order of
+	// their ids, round to the first again: Count comments in all, about
+	// Count/posts on each.
+	Comments *contentgen.CommentsRequest
 	// BatchSize is the number of items of a batch, 1 to the
 	// Generator's MaxCount; 0 means Options.BatchSize.
 	BatchSize int
@@ -372,9 +385,10 @@ func (s *Service) changes() <-chan struct{} {
 
 // storedRequest is a Request as the runs table keeps it.
 type storedRequest struct {
-	Posts *contentgen.PostsRequest `json:"posts,omitempty"`
-	Terms *contentgen.TermsRequest `json:"terms,omitempty"`
-	Users *contentgen.UsersRequest `json:"users,omitempty"`
+	Posts    *contentgen.PostsRequest    `json:"posts,omitempty"`
+	Terms    *contentgen.TermsRequest    `json:"terms,omitempty"`
+	Users    *contentgen.UsersRequest    `json:"users,omitempty"`
+	Comments *contentgen.CommentsRequest `json:"comments,omitempty"`
 	// Queue is River's queue of the run's batches; empty means queue.
 	Queue string `json:"queue,omitempty"`
 	// Seed is the run's seed; nil in runs recorded before runs had one.
@@ -389,33 +403,26 @@ type storedRequest struct {
 // run's first batch), and returns its batch size and the time its
 // batches may take.
 func (s *Service) check(ctx context.Context, req *Request) (int, time.Duration, error) {
-	switch req.Kind {
-	case KindPosts:
-		if req.Terms != nil || req.Users != nil {
-			return 0, 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "kind", "kind posts takes the options of posts")
+	notForRuns := func(param, why string) error {
+		return contentgen.Errorf(contentgen.CodeInvalidParameter, param, "%s is not for runs: %s", param, why)
+	}
+	const deleteFirst = "a run cannot delete before it generates; delete first, then start the run"
+	options := map[Kind]bool{KindPosts: req.Posts != nil, KindTerms: req.Terms != nil, KindUsers: req.Users != nil, KindComments: req.Comments != nil}
+	if _, ok := options[req.Kind]; !ok {
+		return 0, 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "kind", "kind must be posts, terms, users or comments")
+	}
+	for k, set := range options {
+		if set && k != req.Kind {
+			return 0, 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "kind", "kind %s takes the options of %s", req.Kind, req.Kind)
 		}
-		if p := req.Posts; p != nil && p.DeleteExistingBeforeGenerate {
-			return 0, 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "delete_existing_before_generate", "delete_existing_before_generate is not for runs: a run cannot delete before it generates; delete first, then start the run")
-		}
-	case KindTerms:
-		if req.Posts != nil || req.Users != nil {
-			return 0, 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "kind", "kind terms takes the options of terms")
-		}
-		if t := req.Terms; t != nil && t.DeleteExisting {
-			return 0, 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "delete_existing", "delete_existing is not for runs: a run cannot delete before it generates; delete first, then start the run")
-		}
-		if t := req.Terms; t != nil && t.GenerateHierarchy {
-			return 0, 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "generate_hierarchy", "generate_hierarchy is not for runs: a run makes count flat terms, and a hierarchy is the tree of one request (POST /generate/terms)")
-		}
-	case KindUsers:
-		if req.Posts != nil || req.Terms != nil {
-			return 0, 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "kind", "kind users takes the options of users")
-		}
-		if u := req.Users; u != nil && u.DeleteExisting {
-			return 0, 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "delete_existing", "delete_existing is not for runs: a run cannot delete before it generates; delete first, then start the run")
-		}
-	default:
-		return 0, 0, contentgen.Errorf(contentgen.CodeInvalidParameter, "kind", "kind must be posts, terms or users")
+	}
+	switch {
+	case req.Posts != nil && req.Posts.DeleteExistingBeforeGenerate:
+		return 0, 0, notForRuns("delete_existing_before_generate", deleteFirst)
+	case req.Terms != nil && req.Terms.DeleteExisting, req.Users != nil && req.Users.DeleteExisting, req.Comments != nil && req.Comments.DeleteExisting:
+		return 0, 0, notForRuns("delete_existing", deleteFirst)
+	case req.Terms != nil && req.Terms.GenerateHierarchy:
+		return 0, 0, notForRuns("generate_hierarchy", "a run makes count flat terms, and a hierarchy is the tree of one request (POST /generate/terms)")
 	}
 	if req.Count < 1 {
 		return 0, 0, contentgen.Errorf(contentgen.CodeInvalidCount, "count", "count must be at least 1")
@@ -445,6 +452,10 @@ func (s *Service) check(ctx context.Context, req *Request) (int, time.Duration, 
 		r := deref(req.Users)
 		r.Count = &first
 		c, err = s.gen.CheckUsers(ctx, r)
+	case KindComments:
+		r := deref(req.Comments)
+		r.Count = &first
+		c, err = s.gen.CheckComments(ctx, r)
 	}
 	if err != nil {
 		return 0, 0, err
@@ -486,7 +497,7 @@ func (s *Service) Submit(ctx context.Context, req Request) (*Run, error) {
 		_, _ = rand.Read(b[:])
 		seed = new(int64(binary.LittleEndian.Uint64(b[:])))
 	}
-	body, err := json.Marshal(storedRequest{Posts: req.Posts, Terms: req.Terms, Users: req.Users, Seed: seed, Queue: s.queue, TimeoutMS: timeout.Milliseconds()})
+	body, err := json.Marshal(storedRequest{Posts: req.Posts, Terms: req.Terms, Users: req.Users, Comments: req.Comments, Seed: seed, Queue: s.queue, TimeoutMS: timeout.Milliseconds()})
 	if err != nil {
 		return nil, fmt.Errorf("runs: encoding the request: %w", err)
 	}
@@ -525,6 +536,8 @@ func requestSeed(req *Request) *int64 {
 		return req.Terms.Seed
 	case req.Users != nil:
 		return req.Users.Seed
+	case req.Comments != nil:
+		return req.Comments.Seed
 	}
 	return nil
 }
@@ -617,7 +630,7 @@ func (s *Service) list(ctx context.Context, tail string, args ...any) ([]Run, er
 			rows.Close()
 			return nil, fmt.Errorf("runs: decoding the request of run %s: %w", r.ID, err)
 		}
-		r.Request = Request{Kind: r.Kind, Count: r.Total, BatchSize: r.BatchSize, Posts: sr.Posts, Terms: sr.Terms, Users: sr.Users}
+		r.Request = Request{Kind: r.Kind, Count: r.Total, BatchSize: r.BatchSize, Posts: sr.Posts, Terms: sr.Terms, Users: sr.Users, Comments: sr.Comments}
 		// A run recorded before runs kept their queue is resumed into
 		// this Service's.
 		r.queue = cmp.Or(sr.Queue, s.queue)

@@ -519,3 +519,112 @@ func TestRunsOfTablePrefixesStayApart(t *testing.T) {
 		})
 	}
 }
+
+// commentsPerPost counts db's comments by post.
+func commentsPerPost(t *testing.T, db *sqlstore.DB) map[int64]int {
+	t.Helper()
+	cs, err := db.Host(nil).Comments(t.Context(), contentgen.CommentQuery{})
+	require.NoError(t, err)
+	out := map[int64]int{}
+	for _, c := range cs {
+		out[c.PostID]++
+	}
+	return out
+}
+
+// TestRunComments: a run of comments makes its count of comments in all,
+// batch after batch walking the published posts (or the posts it names),
+// each with one history entry; it is refused when there is nothing to
+// comment on.
+func TestRunComments(t *testing.T) {
+	for _, e := range engines() {
+		t.Run(e.name, func(t *testing.T) {
+			db := e.open(t)
+			gen := site(t, db)
+			ctx := t.Context()
+			s := service(t, db, gen, &runs.Options{WorkerName: "w"})
+			_, err := s.Submit(ctx, runs.Request{Kind: runs.KindComments, Count: 100})
+			require.ErrorIs(t, err, contentgen.ErrInvalidParameter, "no post to comment on yet")
+			var ce *contentgen.Error
+			require.ErrorAs(t, err, &ce)
+			require.Equal(t, "post_type", ce.Param)
+			_, err = s.Submit(ctx, runs.Request{Kind: runs.KindComments, Count: 100, Comments: &contentgen.CommentsRequest{DeleteExisting: true}})
+			require.ErrorIs(t, err, contentgen.ErrInvalidParameter)
+			_, err = s.Submit(ctx, runs.Request{Kind: runs.KindComments, Count: 100, Comments: &contentgen.CommentsRequest{PostIDs: []int64{99}}})
+			require.ErrorIs(t, err, contentgen.ErrInvalidParameter)
+
+			posts, err := gen.GeneratePosts(ctx, contentgen.PostsRequest{Count: new(30), SetFeaturedImage: new(false), AutoTaxonomies: new(false)})
+			require.NoError(t, err)
+			start(t, s)
+			noAvatars := new(0)
+			r, err := s.Submit(ctx, runs.Request{Kind: runs.KindComments, Count: 250, BatchSize: 40,
+				Comments: &contentgen.CommentsRequest{CommentsPerPostMin: new(2), CommentsPerPostMax: new(6), AvatarPercentage: noAvatars, Seed: new(int64(5))}})
+			require.NoError(t, err)
+			require.EqualValues(t, 7, r.Batches)
+			r = follow(t, s, r.ID)
+			require.Equal(t, runs.StatusSucceeded, r.Status)
+			require.EqualValues(t, 250, r.Done)
+			per := commentsPerPost(t, db)
+			require.Len(t, per, 30, "the batches walk every post")
+			all := 0
+			for _, n := range per {
+				all += n
+			}
+			require.Equal(t, 250, all)
+			_, total, err := db.History().List(ctx, history.Filter{ContentType: history.TypeComment})
+			require.NoError(t, err)
+			require.Equal(t, 250, total, "every comment is tracked")
+
+			// Three posts named, round and round.
+			three := posts.IDs[:3]
+			r, err = s.Submit(ctx, runs.Request{Kind: runs.KindComments, Count: 90, BatchSize: 20,
+				Comments: &contentgen.CommentsRequest{PostIDs: three, CommentsPerPostMin: new(3), CommentsPerPostMax: new(3), AvatarPercentage: noAvatars}})
+			require.NoError(t, err)
+			r = follow(t, s, r.ID)
+			require.Equal(t, runs.StatusSucceeded, r.Status)
+			require.EqualValues(t, 90, r.Done)
+			after := commentsPerPost(t, db)
+			for _, id := range three {
+				require.GreaterOrEqual(t, after[id]-per[id], 25, "post %d", id)
+			}
+			all = 0
+			for _, n := range after {
+				all += n
+			}
+			require.Equal(t, 250+90, all, "only the three named posts got the run's comments")
+		})
+	}
+}
+
+// TestRunsTableFromBefore: a runs table made before runs counted their
+// batches in it gets the count of the batches it recorded, and its runs
+// go on.
+func TestRunsTableFromBefore(t *testing.T) {
+	db := engines()[0].open(t)
+	gen := site(t, db)
+	ctx := t.Context()
+	for _, stmt := range []string{
+		`CREATE TABLE runs (id TEXT PRIMARY KEY, kind TEXT NOT NULL, total BIGINT NOT NULL, batch_size INTEGER NOT NULL,
+			batches BIGINT NOT NULL, request TEXT NOT NULL, status TEXT NOT NULL, done BIGINT NOT NULL DEFAULT 0,
+			errors BIGINT NOT NULL DEFAULT 0, last_error TEXT NOT NULL DEFAULT '', created_at BIGINT NOT NULL,
+			started_at BIGINT, ended_at BIGINT)`,
+		`CREATE TABLE run_batches (run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE, batch BIGINT NOT NULL,
+			worker TEXT NOT NULL, items INTEGER NOT NULL, finished_at BIGINT NOT NULL, PRIMARY KEY (run_id, batch))`,
+		`INSERT INTO runs (id, kind, total, batch_size, batches, request, status, done, created_at, started_at)
+			VALUES ('old', 'posts', 20, 10, 2, '{"posts":{"SetFeaturedImage":false}}', 'cancelled', 10, 1, 1)`,
+		`INSERT INTO run_batches (run_id, batch, worker, items, finished_at) VALUES ('old', 0, 'w', 10, 1)`,
+	} {
+		_, err := db.WritePool().ExecContext(ctx, stmt)
+		require.NoError(t, err)
+	}
+	s := service(t, db, gen, &runs.Options{WorkerName: "w"})
+	var done int
+	require.NoError(t, db.ReadPool().QueryRowContext(ctx, `SELECT batches_done FROM runs WHERE id = 'old'`).Scan(&done))
+	require.Equal(t, 1, done)
+	start(t, s)
+	r, err := s.Resume(ctx, "old")
+	require.NoError(t, err)
+	r = follow(t, s, r.ID)
+	require.Equal(t, runs.StatusSucceeded, r.Status, "the second batch ends the run")
+	require.EqualValues(t, 20, r.Done)
+}

@@ -52,6 +52,7 @@ func (t tableNames) schema() []string {
 			request TEXT NOT NULL,
 			status TEXT NOT NULL,
 			done BIGINT NOT NULL DEFAULT 0,
+			batches_done BIGINT NOT NULL DEFAULT 0,
 			errors BIGINT NOT NULL DEFAULT 0,
 			last_error TEXT NOT NULL DEFAULT '',
 			created_at BIGINT NOT NULL,
@@ -75,6 +76,31 @@ func (t tableNames) schema() []string {
 	}
 }
 
+// addBatchesDone adds the column batches_done to a runs table made
+// before it had one, counting the batches each run recorded.
+func (s *Service) addBatchesDone(ctx context.Context, tx *sql.Tx) error {
+	q := `SELECT COUNT(*) FROM pragma_table_info(?) WHERE name = 'batches_done'`
+	if s.pg {
+		q = `SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 AND column_name = 'batches_done'`
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, q, strings.ToLower(s.t.runs)).Scan(&n); err != nil {
+		return fmt.Errorf("runs: reading the columns of runs: %w", err)
+	}
+	if n > 0 {
+		return nil
+	}
+	for _, stmt := range []string{
+		`ALTER TABLE ` + s.t.runs + ` ADD COLUMN batches_done BIGINT NOT NULL DEFAULT 0`,
+		`UPDATE ` + s.t.runs + ` SET batches_done = (SELECT COUNT(*) FROM ` + s.t.batches + ` WHERE ` + s.t.batches + `.run_id = ` + s.t.runs + `.id)`,
+	} {
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("runs: adding batches_done to runs: %w", err)
+		}
+	}
+	return nil
+}
+
 // migrate brings River's tables and those of runs up to date. On SQLite
 // it runs in one transaction, which holds the database's write lock. On
 // PostgreSQL River's migrations cannot share one transaction (a new value
@@ -92,7 +118,7 @@ func (s *Service) migrate(ctx context.Context, driver riverdriver.Driver[*sql.Tx
 				return fmt.Errorf("runs: creating the tables of runs: %w", err)
 			}
 		}
-		return nil
+		return s.addBatchesDone(ctx, tx)
 	}
 	if !s.pg {
 		return s.db.InTxLocked(ctx, "contentgen/runs: migrate", func(ctx context.Context) error {

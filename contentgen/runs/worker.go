@@ -118,7 +118,8 @@ func (s *Service) started(ctx context.Context, r *Run) error {
 
 // count records, in tx, batch b of run as made by worker with items
 // items, adds them to the run's done count (the last batch sets it
-// succeeded) and keeps the warnings. It reports false, changing nothing,
+// succeeded, however many items the batches made: a comment on a post
+// deleted meanwhile is not made) and keeps the warnings. It reports false, changing nothing,
 // when the batch is recorded already: a batch counts once.
 func (s *Service) count(ctx context.Context, tx *sql.Tx, run string, b int64, worker string, items int, warnings []string) (bool, error) {
 	res, err := tx.ExecContext(ctx, s.q(`INSERT INTO `+s.t.batches+` (run_id, batch, worker, items, finished_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
@@ -130,12 +131,12 @@ func (s *Service) count(ctx context.Context, tx *sql.Tx, run string, b int64, wo
 		return false, nil
 	}
 	now := s.o.Now().UnixMicro()
-	if _, err := tx.ExecContext(ctx, s.q(`UPDATE `+s.t.runs+` SET done = done + ?,
-		status = CASE WHEN done + ? >= total AND status IN (?, ?) THEN ? ELSE status END,
-		ended_at = CASE WHEN done + ? >= total AND status IN (?, ?) THEN ? ELSE ended_at END
+	if _, err := tx.ExecContext(ctx, s.q(`UPDATE `+s.t.runs+` SET done = done + ?, batches_done = batches_done + 1,
+		status = CASE WHEN batches_done + 1 >= batches AND status IN (?, ?) THEN ? ELSE status END,
+		ended_at = CASE WHEN batches_done + 1 >= batches AND status IN (?, ?) THEN ? ELSE ended_at END
 		WHERE id = ?`),
-		items, items, string(StatusQueued), string(StatusRunning), string(StatusSucceeded),
-		items, string(StatusQueued), string(StatusRunning), now, run); err != nil {
+		items, string(StatusQueued), string(StatusRunning), string(StatusSucceeded),
+		string(StatusQueued), string(StatusRunning), now, run); err != nil {
 		return false, fmt.Errorf("runs: counting batch %d of run %s: %w", b, run, err)
 	}
 	for _, m := range warnings {
@@ -253,8 +254,36 @@ func (s *Service) generate(ctx context.Context, r *Run, b int64) (int, []string,
 			return 0, nil, err
 		}
 		return len(res.IDs), res.Warnings, nil
+	case KindComments:
+		var req contentgen.CommentsRequest
+		if err := clone(r.Request.Comments, &req); err != nil {
+			return 0, nil, err
+		}
+		req.Count, req.Seed, req.FirstPost = &count, seed, firstPost(&req, b, r.BatchSize)
+		res, err := s.gen.GenerateComments(ctx, req)
+		if err != nil {
+			return 0, nil, err
+		}
+		return len(res.IDs), res.Warnings, nil
 	}
 	return 0, nil, fmt.Errorf("runs: unknown kind %q", r.Kind)
+}
+
+// firstPost is the position of the post that takes the first turn of
+// batch b of a comments run of req in batches of size: the post the
+// comments of the batches before reach when each turn makes the average
+// of the request's CommentsPerPostMin and CommentsPerPostMax (1 and 15 by
+// default, as the generate endpoint has them). The Generator takes it
+// modulo the number of posts.
+func firstPost(req *contentgen.CommentsRequest, b int64, size int) int {
+	lo, hi := 1, 15
+	if req.CommentsPerPostMin != nil {
+		lo = *req.CommentsPerPostMin
+	}
+	if req.CommentsPerPostMax != nil {
+		hi = *req.CommentsPerPostMax
+	}
+	return int(b * int64(size) * 2 / int64(max(lo+hi, 2)))
 }
 
 // clone copies *src (nil: the zero value) into dst through JSON, so that

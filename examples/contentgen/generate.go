@@ -300,8 +300,14 @@ func (a *app) generateCommentsCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "comments",
 		Short: "Generate comments on existing posts",
+		Long: `Generate comments on existing posts: comments-per-post-min to
+comments-per-post-max on each published post of the type (or each post of
+--post-ids). With --count, make that many comments in all instead, as a run
+(see 'contentgen runs'): the posts take turns, each getting min to max
+comments a turn, batch after batch, round to the first post again.`,
 		Example: `  contentgen generate comments --post-type post --comments-per-post-max 5
-  contentgen generate comments --post-ids 12,13 --pending-percentage 0`,
+  contentgen generate comments --post-ids 12,13 --pending-percentage 0
+  contentgen generate comments --count 100000 --avatar-percentage 0`,
 		Args: noArgs,
 	}
 	f := cmd.Flags()
@@ -321,6 +327,8 @@ func (a *app) generateCommentsCmd() *cobra.Command {
 	f.String("date-to", "", "latest date, YYYY-MM-DD (the whole day) or YYYY-MM-DD HH:MM:SS")
 	f.Bool("delete-existing", false, "first delete the generated comments on posts of the type")
 	f.Int64("seed", 0, "fix every random choice of the run")
+	f.Int("count", 0, "make this many comments in all, spread over the posts, as a run")
+	runFlags(f)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		str := func(name string) string { v, _ := f.GetString(name); return v }
 		ids, _ := f.GetInt64Slice("post-ids")
@@ -336,6 +344,11 @@ func (a *app) generateCommentsCmd() *cobra.Command {
 			PendingPercentage: changedInt(f, "pending-percentage"), AnonymousPercentage: changedInt(f, "anonymous-percentage"),
 			AvatarPercentage: changedInt(f, "avatar-percentage"), AvatarProvider: str("avatar-provider"),
 			Locale: str("locale"), DateFrom: from, DateTo: to, DeleteExisting: del, Seed: changedInt64(f, "seed"),
+		}
+		if detach, _ := f.GetBool("detach"); detach || f.Changed("count") {
+			// The generate call has no count: a count of comments is a run.
+			count, _ := f.GetInt("count")
+			return a.startRun(cmd, runs.Request{Kind: runs.KindComments, Count: int64(count), Comments: &req})
 		}
 		return a.with(cmd, func(ctx context.Context, s *session) error {
 			p := a.newProgress()

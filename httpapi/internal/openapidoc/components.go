@@ -180,13 +180,13 @@ func schemas() obj {
 
 	// Runs.
 	add("RunRequest", body("A run: kind and count, and the parameters of the generate endpoint of the kind.", props{
-		"kind":       enum("", "posts", "terms", "users"),
-		"count":      id("Items to make; no upper limit."),
+		"kind":       enum("", "posts", "terms", "users", "comments"),
+		"count":      id("Items to make; no upper limit. For comments, the comments in all, spread over the posts (see POST /runs)."),
 		"batch_size": withDefault(intIn(1, 500, "Items per batch (per job)."), 500),
 	}, "kind", "count"))
 	add("Run", record(props{
 		"id":           str(""),
-		"kind":         enum("", "posts", "terms", "users"),
+		"kind":         enum("", "posts", "terms", "users", "comments"),
 		"status":       enum("", "queued", "running", "succeeded", "failed", "cancelled"),
 		"done":         count("Items made."),
 		"total":        count("Items asked for."),
