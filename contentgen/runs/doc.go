@@ -38,6 +38,12 @@
 // every attempt, and the run's queued jobs are removed with that status
 // change.
 //
+// Workers in several processes share a run batch by batch: River hands
+// each batch job to one worker at a time. A Service that stops (Stop)
+// takes no more batches, and once the context of Stop is done cancels
+// those it is writing: they roll back and go back to the queue, for any
+// worker to make at their next attempt.
+//
 // A job whose process died is rescued by River once its batch's time
 // passed (see below) and run again; as its first run committed nothing,
 // the run resumes where it stopped. Cancel stops a run within one batch: in one transaction it
@@ -68,7 +74,7 @@
 // a minute) for batches that fetch images from a provider (featured
 // images, avatars) or text from an AI provider, each waiting on another
 // service (500 posts with images: 16m40s). The Generator's CheckPosts,
-// CheckTerms and CheckUsers say which. A smaller batch_size shortens the
+// CheckTerms, CheckUsers and CheckComments say which. A smaller batch_size shortens the
 // wait for a lost batch of slow items. Options.RescueAfter, when set, is
 // the time of every batch the Service submits, works on and rescues,
 // instead; River's default (a minute of job timeout, an hour before a
