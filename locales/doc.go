@@ -88,8 +88,13 @@
 // kind of post (how-to, tips, gear, mistakes, review, news, story) and its
 // subject, which the body, excerpt and captions then follow;
 // Writer.CommentOn and Writer.Reply speak of the subject a title names
-// (Pack.TitleSubject). data/LEXICON.md is the guide to writing them. A
-// locale without the section writes from its clause patterns.
+// (Pack.TitleSubject). A subject may carry its own entries, which its
+// posts draw from instead of the topic's; entries carry tags (a skill, a
+// habit, a one-off act) that slots can ask for, and numbers, choices and
+// street names that stay the same within a post and change from post to
+// post; a post tells each personal story at most once. data/LEXICON.md is
+// the guide to writing them. A locale without the section writes from its
+// clause patterns.
 //
 // A Writer set to a topic (Writer.SetTopic) takes the topic share of the
 // nouns and 40% of the adjectives of its real text from the topic, names a noun
