@@ -25,16 +25,16 @@ func validCommentStatus(s string) bool {
 func (h *Host) CreateComments(ctx context.Context, comments []contentgen.Comment) ([]int64, error) {
 	var ids []int64
 	err := h.write(ctx, func(st *state) error {
-		rows := make([]*contentgen.Comment, len(comments))
+		// The rows of a batch are made in one array.
+		rows := make([]contentgen.Comment, len(comments))
 		for i := range comments {
-			c, err := h.newComment(st, &comments[i])
-			if err != nil {
+			if err := h.newComment(st, &comments[i], &rows[i]); err != nil {
 				return err
 			}
-			rows[i] = c
 		}
 		ids = make([]int64, len(rows))
-		for i, c := range rows {
+		for i := range rows {
+			c := &rows[i]
 			st.seq.comment++
 			c.ID = st.seq.comment
 			ids[i] = c.ID
@@ -48,31 +48,31 @@ func (h *Host) CreateComments(ctx context.Context, comments []contentgen.Comment
 	return ids, nil
 }
 
-// newComment validates in and returns the row to store.
-func (h *Host) newComment(st *state, in *contentgen.Comment) (*contentgen.Comment, error) {
+// newComment validates in and makes the row to store in c.
+func (h *Host) newComment(st *state, in *contentgen.Comment, c *contentgen.Comment) error {
 	if !st.posts.has(in.PostID) {
-		return nil, missingf("post %d does not exist", in.PostID)
+		return missingf("post %d does not exist", in.PostID)
 	}
 	if in.ParentID != 0 {
 		parent := st.comments.get(in.ParentID)
 		if parent == nil || parent.PostID != in.PostID {
-			return nil, missingf("parent comment %d does not exist on post %d", in.ParentID, in.PostID)
+			return missingf("parent comment %d does not exist on post %d", in.ParentID, in.PostID)
 		}
 	}
 	if in.UserID != 0 && !st.users.has(in.UserID) {
-		return nil, missingf("user %d does not exist", in.UserID)
+		return missingf("user %d does not exist", in.UserID)
 	}
-	c := *in
+	*c = *in
 	c.ID = 0
 	if c.Status == "" {
 		c.Status = contentgen.CommentApproved
 	}
 	if !validCommentStatus(c.Status) {
-		return nil, invalidf("unknown comment status %q", c.Status)
+		return invalidf("unknown comment status %q", c.Status)
 	}
 	c.Date = h.timestamp(c.Date)
 	c.Meta = storedMeta(in.Meta)
-	return &c, nil
+	return nil
 }
 
 // Comments returns copies of the comments matching q, ordered by id.

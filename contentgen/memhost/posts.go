@@ -29,16 +29,16 @@ func validPostStatus(s string) bool {
 func (h *Host) CreatePosts(ctx context.Context, posts []contentgen.Post) ([]int64, error) {
 	var ids []int64
 	err := h.write(ctx, func(st *state) error {
-		rows := make([]*contentgen.Post, len(posts))
+		// The rows of a batch are made in one array.
+		rows := make([]contentgen.Post, len(posts))
 		for i := range posts {
-			p, err := h.newPost(st, &posts[i])
-			if err != nil {
+			if err := h.newPost(st, &posts[i], &rows[i]); err != nil {
 				return err
 			}
-			rows[i] = p
 		}
 		ids = make([]int64, len(rows))
-		for i, p := range rows {
+		for i := range rows {
+			p := &rows[i]
 			st.seq.post++
 			p.ID = st.seq.post
 			ids[i] = p.ID
@@ -52,28 +52,28 @@ func (h *Host) CreatePosts(ctx context.Context, posts []contentgen.Post) ([]int6
 	return ids, nil
 }
 
-// newPost validates in and returns the row to store.
-func (h *Host) newPost(st *state, in *contentgen.Post) (*contentgen.Post, error) {
+// newPost validates in and makes the row to store in p.
+func (h *Host) newPost(st *state, in *contentgen.Post, p *contentgen.Post) error {
 	pt := st.postType(in.Type)
 	if pt == nil {
-		return nil, invalidf("unknown post type %q", in.Type)
+		return invalidf("unknown post type %q", in.Type)
 	}
-	p := *in
+	*p = *in
 	p.ID = 0
 	if p.Status == "" {
 		p.Status = contentgen.StatusDraft
 	}
 	if !validPostStatus(p.Status) {
-		return nil, invalidf("unknown post status %q", p.Status)
+		return invalidf("unknown post status %q", p.Status)
 	}
 	if p.AuthorID != 0 && !st.users.has(p.AuthorID) {
-		return nil, missingf("author %d does not exist", p.AuthorID)
+		return missingf("author %d does not exist", p.AuthorID)
 	}
 	if p.ParentID != 0 && !st.posts.has(p.ParentID) {
-		return nil, missingf("parent post %d does not exist", p.ParentID)
+		return missingf("parent post %d does not exist", p.ParentID)
 	}
 	if p.FeaturedMediaID != 0 && !st.media.has(p.FeaturedMediaID) {
-		return nil, missingf("featured media %d does not exist", p.FeaturedMediaID)
+		return missingf("featured media %d does not exist", p.FeaturedMediaID)
 	}
 	p.Terms = make(map[string][]int64, len(in.Terms))
 	// The term ids of every taxonomy in one array, each list in a part
@@ -88,14 +88,14 @@ func (h *Host) newPost(st *state, in *contentgen.Post) (*contentgen.Post, error)
 			continue
 		}
 		if !slices.Contains(pt.Taxonomies, tax) || st.taxonomy(tax) == nil {
-			return nil, invalidf("taxonomy %q is not registered for post type %q", tax, pt.Name)
+			return invalidf("taxonomy %q is not registered for post type %q", tax, pt.Name)
 		}
 		out := all[:0:len(ids)]
 		all = all[len(ids):]
 		for _, id := range ids {
 			t := st.terms.get(id)
 			if t == nil || t.Taxonomy != tax {
-				return nil, missingf("term %d does not exist in taxonomy %q", id, tax)
+				return missingf("term %d does not exist in taxonomy %q", id, tax)
 			}
 			if !slices.Contains(out, id) {
 				out = append(out, id)
@@ -105,7 +105,7 @@ func (h *Host) newPost(st *state, in *contentgen.Post) (*contentgen.Post, error)
 	}
 	p.Meta = storedMeta(in.Meta)
 	p.Date = h.timestamp(p.Date)
-	return &p, nil
+	return nil
 }
 
 // Posts returns copies of the posts matching q, ordered by id. Search

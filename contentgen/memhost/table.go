@@ -13,7 +13,9 @@ import (
 //
 // Rows are owned by the table: callers copy them on the way in and out.
 // Indexes derived from rows are kept by the added and removed hooks, so
-// that undoing a change restores them too.
+// that undoing a change restores them too. The rows of a batch may share
+// one array: a row dropped from the table is cleared, so that what it held
+// does not stay reachable through the rows left of its batch.
 type table[T any] struct {
 	rows map[int64]*T
 	// order holds the ids in ascending order; while stale it may also hold
@@ -67,6 +69,12 @@ func (t *table[T]) save(id int64) {
 	}
 }
 
+// zeroRow zeroes a row the table dropped.
+func zeroRow[T any](r *T) {
+	var zero T
+	*r = zero
+}
+
 // insert stores r under id, replacing any row.
 func (t *table[T]) insert(id int64, r *T) {
 	t.save(id)
@@ -77,6 +85,9 @@ func (t *table[T]) insert(id int64, r *T) {
 func (t *table[T]) set(id int64, r *T) {
 	if old, ok := t.rows[id]; ok {
 		t.removed(id, old)
+		if old != r {
+			zeroRow(old)
+		}
 	} else {
 		if n := len(t.order); n > 0 && id <= t.order[n-1] {
 			t.stale = true
@@ -118,6 +129,7 @@ func (t *table[T]) unset(id int64) {
 	}
 	t.removed(id, r)
 	delete(t.rows, id)
+	zeroRow(r)
 	t.stale = true
 }
 
