@@ -203,7 +203,9 @@ func (w *Writer) appendSentence(n int) {
 	// is set once at the end instead of at every byte.
 	words := w.p.loremPacked
 	size := uint64(len(words))
-	w.buf = slices.Grow(w.buf, n*(packedWordMax+2)+1)
+	if need := n*(packedWordMax+2) + 1; cap(w.buf)-len(w.buf) < need {
+		w.buf = slices.Grow(w.buf, need)
+	}
 	b := w.buf[:cap(w.buf)]
 	at := len(w.buf)
 	var bits uint64
@@ -224,7 +226,8 @@ func (w *Writer) appendSentence(n int) {
 		at += int(word[packedWordMax])
 		bits >>= 16
 	}
-	w.buf = b[:at]
+	// A slice of itself: no pointer stored, no write barrier.
+	w.buf = w.buf[:at]
 	w.upperAt(start)
 	w.buf = append(w.buf, '.')
 }
