@@ -227,10 +227,7 @@ func (g *Generator) makeComments(ctx context.Context, rn *run, posts []Post, top
 			return nil, err
 		}
 	}
-	types := make(map[int64]string, len(posts))
-	for _, p := range posts {
-		types[p.ID] = p.Type
-	}
+	types := typesOf(posts)
 	created := make([]int64, len(plan))
 	var all []int64
 	for depth := 0; depth < maxThreadDepth; depth++ {
@@ -266,6 +263,37 @@ func (g *Generator) makeComments(ctx context.Context, rn *run, posts []Post, top
 		return all, err
 	}
 	return all, nil
+}
+
+// postTypes gives the post type of the posts a run comments on, which
+// mostly share one: a map by id only when they do not.
+type postTypes struct {
+	one  string
+	byID map[int64]string
+}
+
+func typesOf(posts []Post) postTypes {
+	var t postTypes
+	for i, p := range posts {
+		if i == 0 {
+			t.one = p.Type
+		} else if p.Type != t.one {
+			t.byID = make(map[int64]string, len(posts))
+			for _, p := range posts {
+				t.byID[p.ID] = p.Type
+			}
+			break
+		}
+	}
+	return t
+}
+
+// of is the type of post id, one of the posts.
+func (t postTypes) of(id int64) string {
+	if t.byID == nil {
+		return t.one
+	}
+	return t.byID[id]
 }
 
 // planComments makes up the comments of posts, with their thread
@@ -395,7 +423,7 @@ func (rn *run) makeComment(postID int64, content string, after, now time.Time, c
 // meanwhile, the comments of a deleted post are dropped, a reply to a
 // deleted comment becomes a top-level comment and a deleted user's
 // comment becomes anonymous.
-func (g *Generator) createComments(ctx context.Context, rn *run, plan []plannedComment, idx []int, created []int64, types map[int64]string, origin string) ([]int64, []int, error) {
+func (g *Generator) createComments(ctx context.Context, rn *run, plan []plannedComment, idx []int, created []int64, types postTypes, origin string) ([]int64, []int, error) {
 	var made []int
 	var batch []Comment
 	ids, err := g.writeTracked(ctx, batchWrite{kind: KindComment, plan: func(ctx context.Context, attempt int) error {
@@ -445,7 +473,7 @@ func (g *Generator) createComments(ctx context.Context, rn *run, plan []plannedC
 			entries[i] = history.Entry{
 				ContentType:    history.TypeComment,
 				ContentID:      id,
-				ContentSubtype: types[c.PostID],
+				ContentSubtype: types.of(c.PostID),
 				CreatedAt:      rn.now,
 				Meta: map[string]any{
 					"post_id":   postID,

@@ -60,6 +60,7 @@ func TestHistoryMetaDescribesEachItem(t *testing.T) {
 	for _, c := range comments {
 		e, ok := byItem["comment"+strconv.FormatInt(c.ID, 10)]
 		require.True(t, ok, "comment %d has an entry", c.ID)
+		require.Equal(t, "post", e.ContentSubtype, "the type of the post commented on")
 		require.Equal(t, map[string]any{
 			"post_id":   strconv.FormatInt(c.PostID, 10),
 			"parent_id": strconv.FormatInt(c.ParentID, 10),
