@@ -92,9 +92,7 @@ func (h *Host) Comments(ctx context.Context, q contentgen.CommentQuery) ([]conte
 				// Only the comments of those posts can match.
 				var cids []int64
 				for _, pid := range posts {
-					for cid := range st.postComments[pid] {
-						cids = append(cids, cid)
-					}
+					cids = append(cids, st.postComments[pid]...)
 				}
 				ids = contentgen.OnlyIDs(cids...)
 			}
@@ -136,7 +134,7 @@ func (h *Host) DeleteComments(ctx context.Context, ids []int64) error {
 		}
 		var replies []int64
 		for pid := range posts {
-			for cid := range st.postComments[pid] {
+			for _, cid := range st.postComments[pid] {
 				if _, removed := gone[st.comments.get(cid).ParentID]; removed {
 					replies = append(replies, cid)
 				}

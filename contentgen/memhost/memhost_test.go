@@ -435,6 +435,51 @@ func TestMetaChangesStayWithTheirItem(t *testing.T) {
 	require.Equal(t, marker(), metaOf(contentgen.KindPost, pids[2]))
 }
 
+// TestCommentsOfPostsAfterDeletes: the comments of a post are found by
+// its id, and go with it, however many it has and whichever were deleted
+// before.
+func TestCommentsOfPostsAfterDeletes(t *testing.T) {
+	t.Parallel()
+	h := newDemo(t)
+	ctx := t.Context()
+	pids, err := h.CreatePosts(ctx, []contentgen.Post{{Type: "post", Title: "A"}, {Type: "post", Title: "B"}, {Type: "post", Title: "C"}})
+	require.NoError(t, err)
+	want := map[int64][]int64{}
+	for i, pid := range pids {
+		in := make([]contentgen.Comment, 3*i+1)
+		for j := range in {
+			in[j] = contentgen.Comment{PostID: pid, Content: fmt.Sprint(j)}
+		}
+		cids, err := h.CreateComments(ctx, in)
+		require.NoError(t, err)
+		want[pid] = cids
+	}
+	onPost := func(pid int64) []int64 {
+		cs, err := h.Comments(ctx, contentgen.CommentQuery{PostIDs: contentgen.OnlyIDs(pid)})
+		require.NoError(t, err)
+		var ids []int64
+		for _, c := range cs {
+			ids = append(ids, c.ID)
+		}
+		return ids
+	}
+	// The first, a middle and the last comment of the post with seven.
+	c := want[pids[2]]
+	require.NoError(t, h.DeleteComments(ctx, []int64{c[0], c[3], c[6]}))
+	want[pids[2]] = []int64{c[1], c[2], c[4], c[5]}
+	for _, pid := range pids {
+		require.Equal(t, want[pid], onPost(pid), "post %d", pid)
+	}
+	deleted, err := h.DeletePostsWithComments(ctx, pids[1:])
+	require.NoError(t, err)
+	require.Equal(t, append(slices.Clone(want[pids[1]]), want[pids[2]]...), deleted)
+	require.Empty(t, onPost(pids[2]))
+	require.Equal(t, want[pids[0]], onPost(pids[0]))
+	left, err := h.Comments(ctx, contentgen.CommentQuery{PostIDs: contentgen.OnlyIDs(pids...)})
+	require.NoError(t, err)
+	require.Len(t, left, 1)
+}
+
 func TestTrash(t *testing.T) {
 	t.Parallel()
 	h := newHost(t)

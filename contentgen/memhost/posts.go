@@ -166,7 +166,9 @@ func (st *state) deletePosts(ids []int64) (comments []int64) {
 		return nil
 	}
 	for id := range gone {
-		for cid := range st.postComments[id] {
+		// Removing a comment takes it from the post's list: a copy is
+		// walked.
+		for _, cid := range slices.Clone(st.postComments[id]) {
 			st.comments.remove(cid)
 			comments = append(comments, cid)
 		}

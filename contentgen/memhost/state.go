@@ -62,8 +62,8 @@ type state struct {
 	termSlugs    map[string]int64          // taxonomy + "\x00" + slug → term
 	logins       map[string]int64          // login → user
 	emails       map[string]int64          // lower-case e-mail → user
-	postComments map[int64]map[int64]struct{}
-	files        map[string]fileRef // stored file path → media and size
+	postComments map[int64][]int64         // post → its comments, in no order
+	files        map[string]fileRef        // stored file path → media and size
 }
 
 func newState() *state {
@@ -74,7 +74,7 @@ func newState() *state {
 		termSlugs:    map[string]int64{},
 		logins:       map[string]int64{},
 		emails:       map[string]int64{},
-		postComments: map[int64]map[int64]struct{}{},
+		postComments: map[int64][]int64{},
 		files:        map[string]fileRef{},
 	}
 	s.posts = newTable(clonePost, s.postAdded, s.postRemoved)
@@ -143,20 +143,28 @@ func (s *state) userRemoved(_ int64, u *contentgen.User) {
 }
 
 func (s *state) commentAdded(id int64, c *contentgen.Comment) {
-	set := s.postComments[c.PostID]
-	if set == nil {
-		set = map[int64]struct{}{}
-		s.postComments[c.PostID] = set
+	ids := s.postComments[c.PostID]
+	if ids == nil {
+		// Room for the few comments most posts have.
+		ids = make([]int64, 0, 4)
 	}
-	set[id] = struct{}{}
+	s.postComments[c.PostID] = append(ids, id)
 }
 
 func (s *state) commentRemoved(id int64, c *contentgen.Comment) {
-	set := s.postComments[c.PostID]
-	delete(set, id)
-	if len(set) == 0 {
-		delete(s.postComments, c.PostID)
+	ids := s.postComments[c.PostID]
+	i := slices.Index(ids, id)
+	if i < 0 {
+		return
 	}
+	// The last id takes the place of the removed one.
+	last := len(ids) - 1
+	ids[i] = ids[last]
+	if last == 0 {
+		delete(s.postComments, c.PostID)
+		return
+	}
+	s.postComments[c.PostID] = ids[:last]
 }
 
 func (s *state) mediaAdded(id int64, m *mediaRow) {
