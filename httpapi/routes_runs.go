@@ -19,6 +19,7 @@ func (a *API) runRoutes() {
 	a.handle("GET /runs", a.listRuns)
 	a.handle("GET /runs/{id}", a.getRun)
 	a.handle("DELETE /runs/{id}", a.cancelRun)
+	a.handle("POST /runs/{id}/resume", a.resumeRun)
 	a.handle("GET /runs/{id}/events", a.runEvents)
 }
 
@@ -170,6 +171,35 @@ func (a *API) cancelRun(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return ok(w, runAnswer{true, NewRunRecord(run)})
+}
+
+// resumeRun queues again the batches a cancelled or failed run has not
+// done and answers 202 with the run, as submitRun does. A run that is
+// queued, running or succeeded has nothing to resume: 409 naming its
+// status.
+func (a *API) resumeRun(w http.ResponseWriter, r *http.Request) error {
+	s, err := a.runsService()
+	if err != nil {
+		return err
+	}
+	id := r.PathValue("id")
+	run, err := s.Get(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	if run.Status != runs.StatusCancelled && run.Status != runs.StatusFailed {
+		return contentgen.Errorf(contentgen.CodeConflict, "id", "run %s is %s; only a cancelled or failed run can be resumed", run.ID, run.Status)
+	}
+	run, err = s.Resume(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(runAnswer{true, NewRunRecord(run)})
+	if err != nil {
+		return err
+	}
+	writeRaw(w, http.StatusAccepted, b)
+	return nil
 }
 
 type runAnswer struct {

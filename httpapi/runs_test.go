@@ -26,6 +26,13 @@ import (
 // service that works on one batch at a time.
 func newRunsEnv(t *testing.T) *env {
 	t.Helper()
+	return newRunsEnvWorkers(t, 0)
+}
+
+// newRunsEnvWorkers is newRunsEnv with a runs service of these workers
+// (runs.NoWorkers: runs are recorded and stay queued).
+func newRunsEnvWorkers(t *testing.T, workers int) *env {
+	t.Helper()
 	ctx := t.Context()
 	db, err := sqlstore.Open(ctx, filepath.Join(t.TempDir(), "site.db"), nil)
 	require.NoError(t, err)
@@ -47,7 +54,7 @@ func newRunsEnv(t *testing.T) *env {
 	seed := int64(7)
 	gen, err := contentgen.New(h, nil, &contentgen.Config{Seed: &seed})
 	require.NoError(t, err)
-	rs, err := runs.New(ctx, db, gen, &runs.Options{WorkerName: "test-worker", PollInterval: 20 * time.Millisecond})
+	rs, err := runs.New(ctx, db, gen, &runs.Options{Workers: workers, WorkerName: "test-worker", PollInterval: 20 * time.Millisecond})
 	require.NoError(t, err)
 	require.NoError(t, rs.Start(ctx))
 	t.Cleanup(func() { require.NoError(t, rs.Stop(context.Background())) })
@@ -129,6 +136,10 @@ func TestRunsAPI(t *testing.T) {
 	status, out = e.do("DELETE", "/runs/"+id, nil, asAdmin)
 	require.Equal(t, http.StatusOK, status)
 	require.Equal(t, "succeeded", out["run"].(map[string]any)["status"], "a finished run stays as it is")
+	status, out = e.do("POST", "/runs/"+id+"/resume", nil, asAdmin)
+	require.Equal(t, http.StatusConflict, status, "%v", out)
+	require.Equal(t, "conflict", out["code"])
+	require.Contains(t, out["message"], "succeeded", "the message names the run's status")
 
 	status, out = e.do("GET", "/history?type=post", nil, asAdmin)
 	require.Equal(t, http.StatusOK, status)
@@ -183,6 +194,9 @@ func TestRunsAPIErrors(t *testing.T) {
 		{"GET", "/runs", nil, asNobody, 401, "rest_not_logged_in", ""},
 		{"GET", "/runs/nope", nil, asAdmin, 404, "not_found", ""},
 		{"DELETE", "/runs/nope", nil, asAdmin, 404, "not_found", ""},
+		{"POST", "/runs/nope/resume", nil, asAdmin, 404, "not_found", ""},
+		{"POST", "/runs/nope/resume", nil, asNobody, 401, "rest_not_logged_in", ""},
+		{"POST", "/runs/nope/resume", nil, asEditor, 403, "rest_forbidden", ""},
 		{"GET", "/runs/nope/events", nil, asAdmin, 404, "not_found", ""},
 	} {
 		status, out := e.do(c.method, c.path, c.body, c.as)
@@ -200,4 +214,79 @@ func TestRunsAPIErrors(t *testing.T) {
 	status, out = bare.do("GET", "/runs", nil, asAdmin)
 	require.Equal(t, http.StatusServiceUnavailable, status)
 	require.Equal(t, "not_configured", out["code"])
+}
+
+// TestRunsAPIResume: a cancelled run is resumed with 202 and the run
+// queued again; an active run has nothing to resume (409 naming its
+// status); an editor, a wrong password and a page of another site are
+// refused before anything is resumed.
+func TestRunsAPIResume(t *testing.T) {
+	e := newRunsEnvWorkers(t, runs.NoWorkers)
+	status, out := e.do("POST", "/runs", map[string]any{"kind": "posts", "count": 12, "batch_size": 5, "set_featured_image": false, "post_status": "draft", "seed": 11}, asAdmin)
+	require.Equal(t, http.StatusAccepted, status, "%v", out)
+	id, _ := out["id"].(string)
+	require.NotEmpty(t, id)
+
+	status, out = e.do("POST", "/runs/"+id+"/resume", nil, asAdmin)
+	require.Equal(t, http.StatusConflict, status, "%v", out)
+	require.Equal(t, false, out["success"])
+	require.Equal(t, "conflict", out["code"])
+	require.Contains(t, out["message"], "queued", "the message names the run's status")
+
+	status, out = e.do("DELETE", "/runs/"+id, nil, asAdmin)
+	require.Equal(t, http.StatusOK, status, "%v", out)
+	require.Equal(t, "cancelled", out["run"].(map[string]any)["status"])
+
+	// Refused: an editor, a wrong password, a page of another site.
+	for _, as := range []who{asEditor, asWrongPassword} {
+		status, out = e.do("POST", "/runs/"+id+"/resume", nil, as)
+		require.Contains(t, []int{http.StatusUnauthorized, http.StatusForbidden}, status, "%v", out)
+		require.Equal(t, false, out["success"])
+	}
+	status, out, _ = e.sendForged(forged{name: "resume from another site", method: "POST", path: "/runs/" + id + "/resume",
+		origin: "https://evil.example", secFetchSite: "cross-site"})
+	require.Equal(t, http.StatusForbidden, status, "%v", out)
+	require.Equal(t, "cross_origin_request", out["code"])
+	status, out = e.do("GET", "/runs/"+id, nil, asAdmin)
+	require.Equal(t, http.StatusOK, status)
+	require.Equal(t, "cancelled", out["run"].(map[string]any)["status"], "a refused resume left the run as it was")
+
+	status, out = e.do("POST", "/runs/"+id+"/resume", nil, asAdmin)
+	require.Equal(t, http.StatusAccepted, status, "%v", out)
+	require.Equal(t, true, out["success"])
+	run := out["run"].(map[string]any)
+	require.Equal(t, id, run["id"])
+	require.Equal(t, "queued", run["status"], "a run that had not started is queued again")
+	require.Nil(t, run["ended_at"])
+	status, out = e.do("GET", "/runs/"+id, nil, asAdmin)
+	require.Equal(t, http.StatusOK, status)
+	require.Equal(t, run, out["run"])
+
+	// Resumed, it can be cancelled again.
+	status, out = e.do("DELETE", "/runs/"+id, nil, asAdmin)
+	require.Equal(t, http.StatusOK, status)
+	require.Equal(t, "cancelled", out["run"].(map[string]any)["status"])
+}
+
+// TestRunsAPIResumeFinishes: a run cancelled before its batches were
+// done, resumed on a server with workers, makes all it was asked for.
+func TestRunsAPIResumeFinishes(t *testing.T) {
+	e := newRunsEnv(t)
+	// The run is cancelled at once; a worker may have done some of its
+	// batches by then, or all (then there is nothing to resume).
+	status, out := e.do("POST", "/runs", map[string]any{"kind": "terms", "count": 40, "batch_size": 5, "taxonomy": "category"}, asAdmin)
+	require.Equal(t, http.StatusAccepted, status, "%v", out)
+	id, _ := out["id"].(string)
+	status, out = e.do("DELETE", "/runs/"+id, nil, asAdmin)
+	require.Equal(t, http.StatusOK, status, "%v", out)
+	if st := out["run"].(map[string]any)["status"]; st != "cancelled" {
+		t.Skipf("the run was %s before it could be cancelled", st)
+	}
+	status, out = e.do("POST", "/runs/"+id+"/resume", nil, asAdmin)
+	require.Equal(t, http.StatusAccepted, status, "%v", out)
+	evs := e.events("/runs/" + id + "/events")
+	final := evs[len(evs)-1]["run"].(map[string]any)
+	require.Equal(t, "succeeded", final["status"], "%v", final)
+	require.EqualValues(t, 40, final["done"])
+	require.EqualValues(t, 8, final["batches_done"])
 }
