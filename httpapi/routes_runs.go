@@ -260,21 +260,26 @@ type runEvent struct {
 // RunRecord is a run on the wire: the run of the /runs answers and
 // events, and of the command line's --json.
 type RunRecord struct {
-	ID          string            `json:"id"`
-	Kind        string            `json:"kind"`
-	Status      string            `json:"status"`
-	Done        int64             `json:"done"`
-	Total       int64             `json:"total"`
-	Batches     int64             `json:"batches"`
-	BatchesDone int64             `json:"batches_done"`
-	BatchSize   int               `json:"batch_size"`
-	Errors      int64             `json:"errors"`
-	LastError   string            `json:"last_error"`
-	Warnings    []string          `json:"warnings"`
-	CreatedAt   string            `json:"created_at"`
-	StartedAt   *string           `json:"started_at"`
-	EndedAt     *string           `json:"ended_at"`
-	Workers     []RunWorkerRecord `json:"workers"`
+	ID          string `json:"id"`
+	Kind        string `json:"kind"`
+	Status      string `json:"status"`
+	Done        int64  `json:"done"`
+	Total       int64  `json:"total"`
+	Batches     int64  `json:"batches"`
+	BatchesDone int64  `json:"batches_done"`
+	BatchSize   int    `json:"batch_size"`
+	// Seed fixes what each batch makes (see runs.Run.Seed).
+	Seed int64 `json:"seed"`
+	// BatchTimeoutSeconds is how long a batch may take before it is run
+	// again (runs.Run.BatchTimeout).
+	BatchTimeoutSeconds int64             `json:"batch_timeout_seconds"`
+	Errors              int64             `json:"errors"`
+	LastError           string            `json:"last_error"`
+	Warnings            []string          `json:"warnings"`
+	CreatedAt           string            `json:"created_at"`
+	StartedAt           *string           `json:"started_at"`
+	EndedAt             *string           `json:"ended_at"`
+	Workers             []RunWorkerRecord `json:"workers"`
 }
 
 // RunWorkerRecord is a worker of a RunRecord and what it made.
@@ -296,6 +301,7 @@ func NewRunRecord(r *runs.Run) RunRecord {
 	rec := RunRecord{
 		ID: r.ID, Kind: string(r.Kind), Status: string(r.Status), Done: r.Done, Total: r.Total,
 		Batches: r.Batches, BatchesDone: r.BatchesDone, BatchSize: r.BatchSize,
+		Seed: r.Seed, BatchTimeoutSeconds: int64(r.BatchTimeout / time.Second),
 		Errors: r.Errors, LastError: r.LastError, Warnings: r.Warnings,
 		CreatedAt: timestamp(r.CreatedAt), StartedAt: opt(r.StartedAt), EndedAt: opt(r.EndedAt),
 		Workers: make([]RunWorkerRecord, len(r.Workers)),

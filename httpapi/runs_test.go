@@ -257,6 +257,8 @@ func TestRunsAPIResume(t *testing.T) {
 	run := out["run"].(map[string]any)
 	require.Equal(t, id, run["id"])
 	require.Equal(t, "queued", run["status"], "a run that had not started is queued again")
+	require.EqualValues(t, 11, run["seed"], "the run keeps the seed it was asked for")
+	require.EqualValues(t, 60, run["batch_timeout_seconds"], "posts without images are made offline: a minute a batch")
 	require.Nil(t, run["ended_at"])
 	status, out = e.do("GET", "/runs/"+id, nil, asAdmin)
 	require.Equal(t, http.StatusOK, status)

@@ -192,8 +192,8 @@ again: the server (-workers), or 'contentgen runs resume ID'.`, contentgen.Defau
 		if a.jsonOut {
 			return a.runSummary(r, "")
 		}
-		a.printf("Run %s\n  kind:     %s\n  status:   %s\n  done:     %d of %d (%d of %d batches of %d)\n  errors:   %d\n",
-			r.ID, r.Kind, r.Status, r.Done, r.Total, r.BatchesDone, r.Batches, r.BatchSize, r.Errors)
+		a.printf("Run %s\n  kind:     %s\n  status:   %s\n  done:     %d of %d (%d of %d batches of %d)\n  errors:   %d\n  seed:     %d\n  batch timeout: %s\n",
+			r.ID, r.Kind, r.Status, r.Done, r.Total, r.BatchesDone, r.Batches, r.BatchSize, r.Errors, r.Seed, r.BatchTimeout)
 		if r.LastError != "" {
 			a.printf("  last error: %s\n", r.LastError)
 		}

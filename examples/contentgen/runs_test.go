@@ -21,18 +21,22 @@ func TestGenerateAsRun(t *testing.T) {
 	require.Contains(t, lines[len(lines)-1], "1200 of 1200 posts")
 	require.Len(t, inspect(t, db).posts, 1200+2, "the demo site's post and page, and the run's posts")
 
-	r = runCLI(t, false, "", "--db", db, "--json", "generate", "users", "--count", "501", "--generate-avatars=false", "--detach")
+	r = runCLI(t, false, "", "--db", db, "--json", "generate", "users", "--count", "501", "--generate-avatars=false", "--detach", "--seed", "42")
 	require.Equal(t, exitOK, r.code, r.stderr)
 	var out struct {
 		Run struct {
-			ID     string `json:"id"`
-			Status string `json:"status"`
-			Total  int    `json:"total"`
+			ID                  string `json:"id"`
+			Status              string `json:"status"`
+			Total               int    `json:"total"`
+			Seed                int64  `json:"seed"`
+			BatchTimeoutSeconds int64  `json:"batch_timeout_seconds"`
 		} `json:"run"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(r.stdout), &out))
 	require.Equal(t, "queued", out.Run.Status)
 	require.Equal(t, 501, out.Run.Total)
+	require.EqualValues(t, 42, out.Run.Seed, "the run keeps the seed it was asked for")
+	require.EqualValues(t, 60, out.Run.BatchTimeoutSeconds, "users without avatars are made offline: a minute a batch")
 
 	r = runCLI(t, false, "", "--db", db, "runs", "list")
 	require.Equal(t, exitOK, r.code, r.stderr)
@@ -46,6 +50,8 @@ func TestGenerateAsRun(t *testing.T) {
 	require.Equal(t, exitOK, r.code, r.stderr)
 	require.Contains(t, r.stdout, "status:   succeeded")
 	require.Contains(t, r.stdout, "batches, 501 items")
+	require.Contains(t, r.stdout, "seed:     42\n")
+	require.Contains(t, r.stdout, "batch timeout: 1m0s\n")
 	r = runCLI(t, false, "", "--db", db, "runs", "cancel", out.Run.ID)
 	require.Equal(t, exitOK, r.code, r.stderr)
 	require.Contains(t, r.stdout, "succeeded", "a finished run stays as it is")
