@@ -75,10 +75,24 @@ func TestRunsCallsOfThePage(t *testing.T) {
 	status, out = s.apiCall(t, c, "DELETE", "/runs/"+id, "", nonce, nil)
 	require.Equal(t, http.StatusOK, status, "%v", out)
 	require.Equal(t, "cancelled", out["run"].(map[string]any)["status"])
+
+	status, out = s.apiCall(t, c, "POST", "/runs/"+id+"/resume", "", "", nil)
+	require.Equal(t, http.StatusUnauthorized, status, "the cookie alone does not resume a run: %v", out)
+	status, out = s.apiCall(t, c, "POST", "/runs/"+id+"/resume", "", "forged", nil)
+	require.Equal(t, http.StatusUnauthorized, status, "%v", out)
+	status, out = s.apiCall(t, c, "POST", "/runs/"+id+"/resume", "", nonce, map[string]string{"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"})
+	require.Equal(t, http.StatusForbidden, status, "%v", out)
+	r, err = s.runs.Get(t.Context(), id)
+	require.NoError(t, err)
+	require.Equal(t, runs.StatusCancelled, r.Status, "no refused call resumed the run")
+	status, out = s.apiCall(t, c, "POST", "/runs/"+id+"/resume", "", nonce, nil)
+	require.Equal(t, http.StatusAccepted, status, "%v", out)
+	require.Equal(t, "queued", out["run"].(map[string]any)["status"])
 }
 
 // TestBrowserRuns drives the Runs view in headless Chromium: start a
-// small run of posts and a big one of terms, cancel the big one, then
+// small run of posts and a big one of terms, cancel the big one, resume
+// it with its Resume button and cancel it again, then
 // let a worker make the small one and watch it progress, batch by batch,
 // to succeeded.
 func TestBrowserRuns(t *testing.T) {
@@ -160,6 +174,28 @@ func TestBrowserRuns(t *testing.T) {
 	require.Equal(t, runs.StatusCancelled, r.Status)
 	require.Zero(t, count(row(terms)+` .run-cancel`), "a cancelled run has nothing to cancel")
 	require.Equal(t, 1, count(row(posts)+` .run-cancel`))
+	require.Zero(t, count(row(posts)+` .run-resume`), "a queued run has nothing to resume")
+
+	// Resumed, the run of terms is queued again; cancelled again before
+	// any worker starts.
+	step("resume terms",
+		chromedp.Click(css(row(terms)+` .run-resume`)),
+		poll(`!!document.querySelector('`+row(terms)+`[data-status="queued"]')`),
+	)
+	r, err = s.runs.Get(t.Context(), terms)
+	require.NoError(t, err)
+	require.Equal(t, runs.StatusQueued, r.Status, "the Resume button resumed the run")
+	require.Zero(t, count(row(terms)+` .run-resume`), "a queued run has nothing to resume")
+	step("cancel terms again",
+		chromedp.Click(css(row(terms)+` .run-cancel`)),
+		chromedp.WaitVisible(css(`#confirm-ok`)),
+		chromedp.Click(css(`#confirm-ok`)),
+		poll(`!!document.querySelector('`+row(terms)+`[data-status="cancelled"]')`),
+	)
+	r, err = s.runs.Get(t.Context(), terms)
+	require.NoError(t, err)
+	require.Equal(t, runs.StatusCancelled, r.Status)
+	require.Equal(t, 1, count(row(terms)+` .run-resume`), "a cancelled run can be resumed")
 
 	// A worker starts. Its second batch waits for its images once the
 	// first is done, so the page shows the run part done; then it runs

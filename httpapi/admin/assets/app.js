@@ -539,6 +539,13 @@ async function runsView(kind) {
     const res = await run(btn, () => api('DELETE', `/runs/${encodeURIComponent(r.id)}`));
     if (res) upsert(res.run);
   };
+  // resumeRun queues again what a cancelled or failed run has not done.
+  const resumeRun = async (btn, r) => {
+    const res = await run(btn, () => api('POST', `/runs/${encodeURIComponent(r.id)}/resume`));
+    if (!res) return;
+    upsert(res.run);
+    followActive();
+  };
 
   // fill shows r in its row; the actions are rebuilt only when the
   // status changes, so that a focused button stays.
@@ -562,8 +569,12 @@ async function runsView(kind) {
     set(7, r.workers.length === 0 ? h('span', { class: 'muted' }, '—') : h('ul', { class: 'workers' }, r.workers.map((w) => h('li', {},
       h('div', { class: 'worker-name' }, w.name), h('div', { class: 'muted' }, `${tn('nItems', w.items)}, ${tn('nBatches', w.batches)}`)))));
     if (tr.dataset.status !== r.status) {
+      const resumable = r.status === 'cancelled' || r.status === 'failed';
       replace(tr.cells[8], activeRun(r) ? h('div', { class: 'actions' },
-        h('button', { type: 'button', class: 'small-btn danger run-cancel', onclick: (ev) => cancelRun(ev.currentTarget, runs.get(r.id)) }, t('cancelRun'))) : null);
+        h('button', { type: 'button', class: 'small-btn danger run-cancel', onclick: (ev) => cancelRun(ev.currentTarget, runs.get(r.id)) }, t('cancelRun')))
+        : resumable ? h('div', { class: 'actions' },
+          h('button', { type: 'button', class: 'small-btn run-resume', onclick: (ev) => resumeRun(ev.currentTarget, runs.get(r.id)) }, t('resumeRun')))
+          : null);
     }
     tr.dataset.status = r.status;
     tr.dataset.done = String(r.done);
