@@ -137,7 +137,7 @@ func (w *Writer) Body(o HTMLOptions, f markup.Format) string {
 				}
 			}
 			headings++
-			w.buf = d.OpenHeading(w.buf, level)
+			w.setBuf(d.OpenHeading(w.buf, level))
 			start := len(w.buf)
 			if lx != nil {
 				w.unbind()
@@ -150,11 +150,11 @@ func (w *Writer) Body(o HTMLOptions, f markup.Format) string {
 			} else {
 				w.appendTitle(2, 5)
 			}
-			w.buf = d.Text(w.buf, start)
-			w.buf = d.CloseHeading(w.buf, level)
+			w.setBuf(d.Text(w.buf, start))
+			w.setBuf(d.CloseHeading(w.buf, level))
 			nextHeading = i + w.between(2, 3)
 		}
-		w.buf = d.OpenParagraph(w.buf)
+		w.setBuf(d.OpenParagraph(w.buf))
 		start := len(w.buf)
 		if lx != nil {
 			if !headed {
@@ -194,9 +194,9 @@ func (w *Writer) Body(o HTMLOptions, f markup.Format) string {
 			}
 			w.writeSpans(&d, start, &s)
 		} else {
-			w.buf = d.Text(w.buf, start)
+			w.setBuf(d.Text(w.buf, start))
 		}
-		w.buf = d.CloseParagraph(w.buf)
+		w.setBuf(d.CloseParagraph(w.buf))
 		if i == listAt {
 			w.writeList(&d, ordered)
 		}
@@ -220,9 +220,9 @@ func (w *Writer) Body(o HTMLOptions, f markup.Format) string {
 
 func (w *Writer) writeList(d *markup.Doc, ordered bool) {
 	if ordered {
-		w.buf = d.OpenOrderedList(w.buf)
+		w.setBuf(d.OpenOrderedList(w.buf))
 	} else {
-		w.buf = d.OpenList(w.buf)
+		w.setBuf(d.OpenList(w.buf))
 	}
 	k := w.between(3, 6)
 	var item *frame
@@ -233,7 +233,7 @@ func (w *Writer) writeList(d *markup.Doc, ordered bool) {
 		defer func() { w.d.seq = -1 }()
 	}
 	for j := 0; j < k; j++ {
-		w.buf = d.OpenItem(w.buf)
+		w.setBuf(d.OpenItem(w.buf))
 		start := len(w.buf)
 		if item != nil {
 			// An item's bound slots ({thing1.a} ({thing1.price})) name
@@ -251,10 +251,10 @@ func (w *Writer) writeList(d *markup.Doc, ordered bool) {
 			}
 		}
 		w.upperAt(start)
-		w.buf = d.Text(w.buf, start)
-		w.buf = d.CloseItem(w.buf)
+		w.setBuf(d.Text(w.buf, start))
+		w.setBuf(d.CloseItem(w.buf))
 	}
-	w.buf = d.CloseList(w.buf)
+	w.setBuf(d.CloseList(w.buf))
 }
 
 // take returns w.buf[from:] as a string and cuts it from the buffer.
@@ -275,8 +275,8 @@ func (w *Writer) writeQuote(d *markup.Doc) {
 		w.appendPerson()
 	}
 	cite := w.take(at)
-	w.buf = d.OpenQuote(w.buf)
-	w.buf = d.OpenParagraph(w.buf)
+	w.setBuf(d.OpenQuote(w.buf))
+	w.setBuf(d.OpenParagraph(w.buf))
 	start := len(w.buf)
 	if lx != nil {
 		w.appendLexSentence(lx.roles["quote"])
@@ -287,9 +287,9 @@ func (w *Writer) writeQuote(d *markup.Doc) {
 	} else {
 		w.appendParagraphText(w.between(1, 2))
 	}
-	w.buf = d.Text(w.buf, start)
-	w.buf = d.CloseParagraph(w.buf)
-	w.buf = d.CloseQuote(w.buf, cite)
+	w.setBuf(d.Text(w.buf, start))
+	w.setBuf(d.CloseParagraph(w.buf))
+	w.setBuf(d.CloseQuote(w.buf, cite))
 }
 
 // writeImage writes img with its caption, or a made-up one.
@@ -308,7 +308,7 @@ func (w *Writer) writeImage(d *markup.Doc, img *InlineImage) {
 	if alt == "" {
 		alt = caption
 	}
-	w.buf = d.Image(w.buf, markup.Image{ID: img.ID, Src: img.URL, Alt: alt, Caption: caption})
+	w.setBuf(d.Image(w.buf, markup.Image{ID: img.ID, Src: img.URL, Alt: alt, Caption: caption}))
 }
 
 // writeTable writes a table of three or four columns: a word per row
@@ -319,11 +319,11 @@ func (w *Writer) writeTable(d *markup.Doc) {
 	for c := 1; c < cols; c++ {
 		decimals[c] = w.r.IntN(3)
 	}
-	w.buf = d.OpenTable(w.buf)
+	w.setBuf(d.OpenTable(w.buf))
 	for r := 0; r <= rows; r++ {
-		w.buf = d.OpenRow(w.buf, r == 0)
+		w.setBuf(d.OpenRow(w.buf, r == 0))
 		for c := 0; c < cols; c++ {
-			w.buf = d.OpenCell(w.buf)
+			w.setBuf(d.OpenCell(w.buf))
 			start := len(w.buf)
 			if r == 0 || c == 0 {
 				w.word()
@@ -333,14 +333,14 @@ func (w *Writer) writeTable(d *markup.Doc) {
 				if decimals[c] == 0 {
 					x = float64(w.r.IntN(5000))
 				}
-				w.buf = w.p.appendNumber(w.buf, x, decimals[c])
+				w.setBuf(w.p.appendNumber(w.buf, x, decimals[c]))
 			}
-			w.buf = d.Text(w.buf, start)
-			w.buf = d.CloseCell(w.buf)
+			w.setBuf(d.Text(w.buf, start))
+			w.setBuf(d.CloseCell(w.buf))
 		}
-		w.buf = d.CloseRow(w.buf)
+		w.setBuf(d.CloseRow(w.buf))
 	}
-	w.buf = d.CloseTable(w.buf)
+	w.setBuf(d.CloseTable(w.buf))
 }
 
 // snippet is a short piece of code in a language, with slots: {a} {b}
@@ -383,20 +383,20 @@ func (w *Writer) writeCode(d *markup.Doc) {
 		}
 		switch c := code[1]; c {
 		case 'a', 'b', 'c':
-			w.buf = appendIdent(w.buf, idents[c-'a'], false)
+			w.setBuf(appendIdent(w.buf, idents[c-'a'], false))
 		case 'A', 'B', 'C':
-			w.buf = appendIdent(w.buf, idents[c-'A'], true)
+			w.setBuf(appendIdent(w.buf, idents[c-'A'], true))
 		case 'n':
-			w.buf = appendInt(w.buf, n)
+			w.setBuf(appendInt(w.buf, n))
 		case 'm':
-			w.buf = appendInt(w.buf, m)
+			w.setBuf(appendInt(w.buf, m))
 		default:
 			w.buf = append(w.buf, code[:3]...)
 		}
 		code = code[3:]
 	}
 	text := w.take(at)
-	w.buf = d.CodeBlock(w.buf, s.lang, text)
+	w.setBuf(d.CodeBlock(w.buf, s.lang, text))
 }
 
 // appendIdent appends the ASCII letters of word as an identifier,
@@ -535,7 +535,7 @@ func wordBefore(text []byte, i int) (int, bool) {
 // order drawn. The choices depend on the text only, not on the format.
 func (w *Writer) writeSpans(d *markup.Doc, start int, s *spans) {
 	if s.n == 0 {
-		w.buf = d.Text(w.buf, start)
+		w.setBuf(d.Text(w.buf, start))
 		return
 	}
 	text := w.buf[start:]
@@ -575,7 +575,7 @@ func (w *Writer) writeSpans(d *markup.Doc, start int, s *spans) {
 		k++
 	}
 	if k == 0 {
-		w.buf = d.Text(w.buf, start)
+		w.setBuf(d.Text(w.buf, start))
 		return
 	}
 	// Write the text again from a copy, with the elements around it.
@@ -587,7 +587,7 @@ func (w *Writer) writeSpans(d *markup.Doc, start int, s *spans) {
 		if to > pos {
 			from := len(w.buf)
 			w.buf = append(w.buf, text[pos:to]...)
-			w.buf = d.Text(w.buf, from)
+			w.setBuf(d.Text(w.buf, from))
 			pos = to
 		}
 	}
@@ -596,20 +596,20 @@ func (w *Writer) writeSpans(d *markup.Doc, start int, s *spans) {
 		plain(p.lo)
 		switch p.kind {
 		case spanEm:
-			w.buf = d.OpenEmphasis(w.buf)
+			w.setBuf(d.OpenEmphasis(w.buf))
 		case spanStrong:
-			w.buf = d.OpenStrong(w.buf)
+			w.setBuf(d.OpenStrong(w.buf))
 		default:
-			w.buf = d.OpenLink(w.buf, s.link)
+			w.setBuf(d.OpenLink(w.buf, s.link))
 		}
 		plain(p.hi)
 		switch p.kind {
 		case spanEm:
-			w.buf = d.CloseEmphasis(w.buf)
+			w.setBuf(d.CloseEmphasis(w.buf))
 		case spanStrong:
-			w.buf = d.CloseStrong(w.buf)
+			w.setBuf(d.CloseStrong(w.buf))
 		default:
-			w.buf = d.CloseLink(w.buf)
+			w.setBuf(d.CloseLink(w.buf))
 		}
 	}
 	plain(len(text))

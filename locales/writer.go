@@ -143,6 +143,18 @@ func (w *Writer) out() string {
 	return s
 }
 
+// setBuf makes b the buffer: a slice the markup and number functions
+// returned for w.buf with more written to it. When b is in w.buf's own
+// array, only its length is stored, since storing the slice writes its
+// pointer, which costs a write barrier whenever the collector is marking.
+func (w *Writer) setBuf(b []byte) {
+	if cap(b) == cap(w.buf) && cap(b) > 0 && &b[:1][0] == &w.buf[:1][0] {
+		w.buf = w.buf[:len(b)]
+		return
+	}
+	w.buf = b
+}
+
 func (w *Writer) space() { w.buf = append(w.buf, w.sep...) }
 
 // word appends one running-text word: Latin, or a noun or adjective of the
