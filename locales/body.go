@@ -586,7 +586,7 @@ func (w *Writer) writeSpans(d *markup.Doc, start int, s *spans) {
 	plain := func(to int) {
 		if to > pos {
 			from := len(w.buf)
-			w.buf = append(w.buf, text[pos:to]...)
+			w.addBytes(text[pos:to])
 			w.setBuf(d.Text(w.buf, from))
 			pos = to
 		}

@@ -155,21 +155,44 @@ func (w *Writer) setBuf(b []byte) {
 	w.buf = b
 }
 
-func (w *Writer) space() { w.buf = append(w.buf, w.sep...) }
+// add appends s to the buffer. While it fits, only the buffer's length is
+// stored (see setBuf).
+func (w *Writer) add(s string) {
+	n := len(w.buf)
+	if n+len(s) > cap(w.buf) {
+		w.buf = append(w.buf, s...)
+		return
+	}
+	w.buf = w.buf[:n+len(s)]
+	copy(w.buf[n:], s)
+}
+
+// addBytes is add of a byte slice.
+func (w *Writer) addBytes(b []byte) {
+	n := len(w.buf)
+	if n+len(b) > cap(w.buf) {
+		w.buf = append(w.buf, b...)
+		return
+	}
+	w.buf = w.buf[:n+len(b)]
+	copy(w.buf[n:], b)
+}
+
+func (w *Writer) space() { w.add(w.sep) }
 
 // word appends one running-text word: Latin, or a noun or adjective of the
 // pack in its dictionary form.
 func (w *Writer) word() {
 	if w.src == Lorem {
-		w.buf = append(w.buf, w.pick(w.p.lorem)...)
+		w.add(w.pick(w.p.lorem))
 		return
 	}
 	g := &w.p.g
 	if w.r.IntN(3) == 0 {
-		w.buf = append(w.buf, g.adj(w.adjIndex(), 0)...)
+		w.add(g.adj(w.adjIndex(), 0))
 		return
 	}
-	w.buf = append(w.buf, g.noun(w.nounIndex(), 0)...)
+	w.add(g.noun(w.nounIndex(), 0))
 }
 
 // Words returns n words of running text without punctuation, separated as
@@ -241,7 +264,7 @@ func (w *Writer) appendSentence(n int) {
 	// A slice of itself: no pointer stored, no write barrier.
 	w.buf = w.buf[:at]
 	w.upperAt(start)
-	w.buf = append(w.buf, '.')
+	w.add(".")
 }
 
 // appendRealSentence joins one to three clauses of the pack into a sentence
