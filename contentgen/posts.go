@@ -290,6 +290,9 @@ func checkPostRefs(ctx context.Context, h Host, rn *run, posts []Post, authors [
 			spare = append(spare, id)
 		}
 	}
+	// The terms of the posts are looked at one by one only when some of
+	// them are gone.
+	termsGone := slices.ContainsFunc(terms, func(id int64) bool { return !liveTerms[id] })
 	for i := range posts {
 		p := &posts[i]
 		if p.AuthorID != 0 && !liveUsers[p.AuthorID] {
@@ -298,8 +301,10 @@ func checkPostRefs(ctx context.Context, h Host, rn *run, posts []Post, authors [
 				p.AuthorID = spare[rn.r.IntN(len(spare))]
 			}
 		}
-		for tax, ids := range p.Terms {
-			p.Terms[tax] = slices.DeleteFunc(ids, func(id int64) bool { return !liveTerms[id] })
+		if termsGone {
+			for tax, ids := range p.Terms {
+				p.Terms[tax] = slices.DeleteFunc(ids, func(id int64) bool { return !liveTerms[id] })
+			}
 		}
 		if p.FeaturedMediaID != 0 && !liveMedia[p.FeaturedMediaID] {
 			p.FeaturedMediaID = 0
