@@ -15,6 +15,7 @@ import (
 	"github.com/contentgen/contentgen/contentgen"
 	"github.com/contentgen/contentgen/contentgen/demosite"
 	"github.com/contentgen/contentgen/contentgen/memhost"
+	"github.com/contentgen/contentgen/contentgen/sqlstore"
 	"github.com/contentgen/contentgen/history"
 	"github.com/contentgen/contentgen/httpapi"
 	"github.com/contentgen/contentgen/httpapi/auth"
@@ -31,6 +32,8 @@ type env struct {
 	sessions *auth.Sessions
 	adminPW  string
 	editorPW string
+	// db is the SQL store of a runs env (nil otherwise).
+	db *sqlstore.DB
 }
 
 func newEnv(t *testing.T) *env { return newEnvWith(t, nil, nil) }
