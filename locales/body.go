@@ -150,7 +150,7 @@ func (w *Writer) Body(o HTMLOptions, f markup.Format) string {
 			} else {
 				w.appendTitle(2, 5)
 			}
-			w.setBuf(d.Text(w.buf, start))
+			w.text(&d, start)
 			w.setBuf(d.CloseHeading(w.buf, level))
 			nextHeading = i + w.between(2, 3)
 		}
@@ -194,7 +194,7 @@ func (w *Writer) Body(o HTMLOptions, f markup.Format) string {
 			}
 			w.writeSpans(&d, start, &s)
 		} else {
-			w.setBuf(d.Text(w.buf, start))
+			w.text(&d, start)
 		}
 		w.setBuf(d.CloseParagraph(w.buf))
 		if i == listAt {
@@ -251,7 +251,7 @@ func (w *Writer) writeList(d *markup.Doc, ordered bool) {
 			}
 		}
 		w.upperAt(start)
-		w.setBuf(d.Text(w.buf, start))
+		w.text(d, start)
 		w.setBuf(d.CloseItem(w.buf))
 	}
 	w.setBuf(d.CloseList(w.buf))
@@ -287,7 +287,7 @@ func (w *Writer) writeQuote(d *markup.Doc) {
 	} else {
 		w.appendParagraphText(w.between(1, 2))
 	}
-	w.setBuf(d.Text(w.buf, start))
+	w.text(d, start)
 	w.setBuf(d.CloseParagraph(w.buf))
 	w.setBuf(d.CloseQuote(w.buf, cite))
 }
@@ -535,7 +535,7 @@ func wordBefore(text []byte, i int) (int, bool) {
 // order drawn. The choices depend on the text only, not on the format.
 func (w *Writer) writeSpans(d *markup.Doc, start int, s *spans) {
 	if s.n == 0 {
-		w.setBuf(d.Text(w.buf, start))
+		w.text(d, start)
 		return
 	}
 	text := w.buf[start:]
@@ -575,7 +575,7 @@ func (w *Writer) writeSpans(d *markup.Doc, start int, s *spans) {
 		k++
 	}
 	if k == 0 {
-		w.setBuf(d.Text(w.buf, start))
+		w.text(d, start)
 		return
 	}
 	// Write the text again from a copy, with the elements around it.
@@ -587,7 +587,7 @@ func (w *Writer) writeSpans(d *markup.Doc, start int, s *spans) {
 		if to > pos {
 			from := len(w.buf)
 			w.addBytes(text[pos:to])
-			w.setBuf(d.Text(w.buf, from))
+			w.text(d, from)
 			pos = to
 		}
 	}

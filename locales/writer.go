@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/contentgen/contentgen/locales/markup"
 )
 
 // Source chooses what kind of running text a Writer produces.
@@ -42,6 +44,11 @@ type Writer struct {
 	force bool
 	// d is the document real text from a lexicon is about.
 	d docState
+	// plain is set for placeholder text whose words are ASCII letters
+	// only: its paragraphs, headings and list items (those words with the
+	// spaces, commas and full stops between them) need no escaping in any
+	// format, and are not scanned for it (see text).
+	plain bool
 	// trace, when set (in tests), sees every entry a frame slot takes;
 	// picked every frame drawn for a sentence.
 	trace  func(t *ftok, e int32)
@@ -59,10 +66,23 @@ func NewWriter(p *Pack, src Source, r *rand.Rand) *Writer {
 	w := &Writer{p: p, r: r, src: src, buf: make([]byte, 0, 4096), sep: " "}
 	if src != RealText {
 		w.src = Lorem
+		w.plain = lettersOnly(p.lorem)
 	} else {
 		w.sep = p.textSep
 	}
 	return w
+}
+
+// lettersOnly reports whether every word is made of ASCII letters.
+func lettersOnly(words []string) bool {
+	for _, word := range words {
+		for i := 0; i < len(word); i++ {
+			if c := word[i] | 0x20; c < 'a' || c > 'z' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // Pack returns the pack the writer uses.
@@ -153,6 +173,16 @@ func (w *Writer) setBuf(b []byte) {
 		return
 	}
 	w.buf = b
+}
+
+// text escapes the text written since start, w.buf[start:], for d: the
+// text of a paragraph, heading or list item, or a stretch of one. Plain
+// placeholder text is left as it is, which every format takes as it is.
+func (w *Writer) text(d *markup.Doc, start int) {
+	if w.plain {
+		return
+	}
+	w.setBuf(d.Text(w.buf, start))
 }
 
 // add appends s to the buffer. While it fits, only the buffer's length is
