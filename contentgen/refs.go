@@ -115,7 +115,9 @@ func commentRefs(ctx context.Context, h Host, q refQuery) ([]ref, error) {
 
 // liveOn returns the ids of a kind that exist, asked through h.
 func liveOn(ctx context.Context, h Host, kind ObjectKind, ids []int64) (map[int64]bool, error) {
-	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
+	ids = slices.Clone(ids)
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
 	out := make(map[int64]bool, len(ids))
 	if len(ids) == 0 {
 		return out, nil
