@@ -2,6 +2,7 @@ package contentgen
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"time"
 
@@ -230,6 +231,7 @@ func (g *Generator) makeComments(ctx context.Context, rn *run, posts []Post, top
 	types := typesOf(posts)
 	created := make([]int64, len(plan))
 	var all []int64
+	var buf commentBatch
 	for depth := 0; depth < maxThreadDepth; depth++ {
 		var idx []int
 		for i := range plan {
@@ -241,7 +243,7 @@ func (g *Generator) makeComments(ctx context.Context, rn *run, posts []Post, top
 			break
 		}
 		err := chunks(len(idx), g.cfg.BatchSize, func(lo, hi int) error {
-			ids, made, err := g.createComments(ctx, rn, plan, idx[lo:hi], created, types, origin)
+			ids, made, err := g.createComments(ctx, rn, plan, idx[lo:hi], created, types, origin, &buf)
 			for k, id := range ids {
 				created[made[k]] = id
 			}
@@ -423,12 +425,15 @@ func (rn *run) makeComment(postID int64, content string, after, now time.Time, c
 // meanwhile, the comments of a deleted post are dropped, a reply to a
 // deleted comment becomes a top-level comment and a deleted user's
 // comment becomes anonymous.
-func (g *Generator) createComments(ctx context.Context, rn *run, plan []plannedComment, idx []int, created []int64, types postTypes, origin string) ([]int64, []int, error) {
+// The arrays of buf are the batch's until the next call.
+func (g *Generator) createComments(ctx context.Context, rn *run, plan []plannedComment, idx []int, created []int64, types postTypes, origin string, buf *commentBatch) ([]int64, []int, error) {
 	var made []int
 	var batch []Comment
 	ids, err := g.writeTracked(ctx, batchWrite{kind: KindComment, plan: func(ctx context.Context, attempt int) error {
-		batch = make([]Comment, 0, len(idx))
-		made = made[:0]
+		clear(buf.comments)
+		batch = slices.Grow(buf.comments[:0], len(idx))
+		made = buf.made[:0]
+		defer func() { buf.comments, buf.made = batch, made }()
 		gone, err := g.goneRefs(ctx, plan, idx, created, attempt)
 		if err != nil {
 			return err
@@ -456,7 +461,9 @@ func (g *Generator) createComments(ctx context.Context, rn *run, plan []plannedC
 		if err != nil {
 			return nil, nil, err
 		}
-		entries := make([]history.Entry, len(ids))
+		clear(buf.entries)
+		entries := slices.Grow(buf.entries[:0], len(ids))[:len(ids)]
+		buf.entries = entries
 		// The values the entries share are boxed once (see postMeta).
 		locale, originValue, runID := any(rn.locale), any(origin), any(rn.id)
 		var lastPost int64
@@ -489,6 +496,14 @@ func (g *Generator) createComments(ctx context.Context, rn *run, plan []plannedC
 		return ids, entries, nil
 	}})
 	return ids, made, err
+}
+
+// commentBatch holds the arrays the batches of a comment run reuse: a
+// batch is done with them once written.
+type commentBatch struct {
+	comments []Comment
+	made     []int
+	entries  []history.Entry
 }
 
 // noParent is the parent_id meta value of a top-level comment.

@@ -118,6 +118,7 @@ func (g *Generator) preparePosts(ctx context.Context, rn *run, p *postsPlan, res
 		prep.bodyOpts = make([]locales.HTMLOptions, p.count)
 	}
 	prep.shapes = make([]postShape, p.count)
+	prep.dates, prep.titles = make([]time.Time, 0, p.count), make([]string, 0, p.count)
 	for i := range prep.shapes {
 		prep.shapes[i] = rn.shape(p)
 	}
@@ -148,9 +149,12 @@ func (g *Generator) writePosts(ctx context.Context, rn *run, p *postsPlan, prep 
 		templateName = p.template.Name
 	}
 	values := rn.postValues(p, templateName)
+	// The posts, sources and entries of a batch are done with when it has
+	// been written: the next batch reuses their arrays.
+	var posts []Post
+	var sources []string
+	var entries []history.Entry
 	return chunks(p.count, g.cfg.BatchSize, func(lo, hi int) error {
-		var posts []Post
-		var sources []string
 		var started time.Time
 		ids, err := g.writeTracked(ctx, batchWrite{kind: KindPost, plan: func(ctx context.Context, attempt int) error {
 			started = g.cfg.Now()
@@ -159,7 +163,8 @@ func (g *Generator) writePosts(ctx context.Context, rn *run, p *postsPlan, prep 
 					return err
 				}
 			}
-			posts = make([]Post, 0, hi-lo)
+			clear(posts)
+			posts = slices.Grow(posts[:0], hi-lo)
 			for i := lo; i < hi; i++ {
 				post := rn.makePost(p, prep, i)
 				if err := prep.fields.apply(ctx, rn, &post); err != nil {
@@ -167,7 +172,7 @@ func (g *Generator) writePosts(ctx context.Context, rn *run, p *postsPlan, prep 
 				}
 				posts = append(posts, post)
 			}
-			sources = make([]string, len(posts))
+			sources = slices.Grow(sources[:0], len(posts))[:len(posts)]
 			if rn.ai != nil {
 				return rn.ai.writePosts(ctx, rn, p, prep, lo, posts, sources)
 			}
@@ -187,7 +192,8 @@ func (g *Generator) writePosts(ctx context.Context, rn *run, p *postsPlan, prep 
 			if len(ids) > 0 {
 				perPost = max(g.cfg.Now().Sub(started).Seconds(), 0) / float64(len(ids))
 			}
-			entries := make([]history.Entry, len(ids))
+			clear(entries)
+			entries = slices.Grow(entries[:0], len(ids))[:len(ids)]
 			generationTime := any(perPost)
 			for i, id := range ids {
 				entries[i] = values.entry(id, &posts[i], prep.fields.populated(&posts[i]), generationTime, sources[i])
