@@ -44,7 +44,10 @@ var (
 //     whose IDs filter is set by OnlyIDs keeps exactly those ids, and none
 //     when the list is empty.
 //   - batches: Create* methods store all items or none and return the new
-//     ids in input order; the input slices are not modified.
+//     ids in input order; the input slices, and the maps and slices the
+//     items hold, are neither modified nor kept after the call (a host
+//     stores copies): the Generator reuses them, and items of a batch may
+//     share them.
 //   - not found: deletes ignore ids that do not exist; queries return an
 //     empty result; Meta returns ErrHostNotFound.
 //   - invalid input: a create referring to an unregistered post type or
