@@ -96,6 +96,9 @@ type preparedPosts struct {
 	// bodyOpts are, in a run with AI text, the body options of each post,
 	// by index, for the provider's bodies.
 	bodyOpts []locales.HTMLOptions
+	// termSlots hold the terms of the posts of a batch, by index modulo
+	// the batch size.
+	termSlots []termSlot
 }
 
 // preparePosts creates or finds what the posts refer to: authors, terms,
@@ -562,7 +565,12 @@ func (rn *run) makePost(p *postsPlan, prep *preparedPosts, i int) Post {
 	case prep.assigned != nil:
 		post.Terms = prep.assigned[i]
 	case sh.terms && tax != nil:
-		post.Terms = tax.assign(rn, sh.fewTerms)
+		// A batch is done with its posts' terms once written: the post in
+		// the same place of the next batch reuses its map and array.
+		if prep.termSlots == nil {
+			prep.termSlots = make([]termSlot, rn.g.cfg.BatchSize)
+		}
+		post.Terms = tax.assign(rn, sh.fewTerms, &prep.termSlots[i%len(prep.termSlots)])
 	}
 	featured := int64(0)
 	if sh.featured {

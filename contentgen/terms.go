@@ -30,19 +30,38 @@ type taxPool struct {
 	related, other []int64
 }
 
-// assign picks the terms of one post. few caps each taxonomy at one term.
-func (tp *termPlan) assign(rn *run, few bool) map[string][]int64 {
+// termSlot is the map and array the terms of a post are drawn into, kept
+// for the post in the same place of the next batch.
+type termSlot struct {
+	terms map[string][]int64
+	ids   []int64
+}
+
+// assign picks the terms of one post, into slot when it is not nil. few
+// caps each taxonomy at one term.
+func (tp *termPlan) assign(rn *run, few bool, slot *termSlot) map[string][]int64 {
 	if len(tp.taxes) == 0 {
 		return nil
 	}
-	out := make(map[string][]int64, len(tp.taxes))
+	if slot == nil {
+		slot = &termSlot{}
+	}
+	if slot.terms == nil {
+		slot.terms = make(map[string][]int64, len(tp.taxes))
+	} else {
+		clear(slot.terms)
+	}
+	out := slot.terms
 	// The ids of every taxonomy in one array, each list in a part of its
 	// own as long as the most it may hold.
 	room := 0
 	for _, t := range tp.taxes {
 		room += min(t.max, len(t.pool))
 	}
-	all := make([]int64, room)
+	if cap(slot.ids) < room {
+		slot.ids = make([]int64, room)
+	}
+	all := slot.ids[:room]
 	for _, t := range tp.taxes {
 		part := min(t.max, len(t.pool))
 		if ids := tp.assignOne(rn, t, few, all[:0:part]); ids != nil {
