@@ -2,6 +2,7 @@ package contentgen
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -464,8 +465,17 @@ func (g *Generator) createComments(ctx context.Context, rn *run, plan []plannedC
 		clear(buf.entries)
 		entries := slices.Grow(buf.entries[:0], len(ids))[:len(ids)]
 		buf.entries = entries
-		// The values the entries share are boxed once (see postMeta).
-		locale, originValue, runID := any(rn.locale), any(origin), any(rn.id)
+		// The values the entries share are boxed once, and every entry's
+		// map starts as a copy of one with them (see postMeta).
+		shared := map[string]any{
+			"post_id":   "",
+			"parent_id": noParent,
+			"status":    "",
+			"anonymous": false,
+			"locale":    rn.locale,
+			"origin":    origin,
+			"run_id":    rn.id,
+		}
 		var lastPost int64
 		var postID any
 		for i, id := range ids {
@@ -473,24 +483,19 @@ func (g *Generator) createComments(ctx context.Context, rn *run, plan []plannedC
 			if postID == nil || c.PostID != lastPost {
 				lastPost, postID = c.PostID, strconv.FormatInt(c.PostID, 10)
 			}
-			parentID := noParent
+			meta := maps.Clone(shared)
+			meta["post_id"] = postID
 			if c.ParentID != 0 {
-				parentID = strconv.FormatInt(c.ParentID, 10)
+				meta["parent_id"] = strconv.FormatInt(c.ParentID, 10)
 			}
+			meta["status"] = statusValue(c.Status)
+			meta["anonymous"] = c.UserID == 0
 			entries[i] = history.Entry{
 				ContentType:    history.TypeComment,
 				ContentID:      id,
 				ContentSubtype: types.of(c.PostID),
 				CreatedAt:      rn.now,
-				Meta: map[string]any{
-					"post_id":   postID,
-					"parent_id": parentID,
-					"status":    statusValue(c.Status),
-					"anonymous": c.UserID == 0,
-					"locale":    locale,
-					"origin":    originValue,
-					"run_id":    runID,
-				},
+				Meta:           meta,
 			}
 		}
 		return ids, entries, nil

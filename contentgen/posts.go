@@ -3,6 +3,7 @@ package contentgen
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -329,6 +330,8 @@ func checkPostRefs(ctx context.Context, h Host, rn *run, posts []Post, authors [
 type postMeta struct {
 	rn                                         *run
 	locale, variation, template, format, runID any
+	// shared is the map every entry's meta starts from.
+	shared map[string]any
 	// taxonomies are the taxonomies_assigned values met so far.
 	taxonomies []taxonomyNames
 	scratch    []string
@@ -361,24 +364,37 @@ func (rn *run) postValues(p *postsPlan, templateName string) *postMeta {
 // value is deterministic under a fixed clock. Entries share the values
 // that are equal, lists too: nothing changes them once made.
 func (m *postMeta) entry(id int64, post *Post, populated bool, generationTime any, source string) history.Entry {
+	if m.shared == nil {
+		// The keys with the run's values, which every entry's map starts
+		// as a copy of: copying a map's memory is cheaper than hashing
+		// every key again.
+		m.shared = map[string]any{
+			"locale":                  m.locale,
+			"variation_profile":       m.variation,
+			"has_featured_image":      false,
+			"template_name":           m.template,
+			"custom_fields_populated": false,
+			"taxonomies_assigned":     []string(nil),
+			"generation_time":         nil,
+			"post_status":             "",
+			"content_format":          m.format,
+			"text_source":             "",
+			"run_id":                  m.runID,
+		}
+	}
+	meta := maps.Clone(m.shared)
+	meta["has_featured_image"] = post.FeaturedMediaID != 0
+	meta["custom_fields_populated"] = populated
+	meta["taxonomies_assigned"] = m.taxonomiesOf(post.Terms)
+	meta["generation_time"] = generationTime
+	meta["post_status"] = statusValue(post.Status)
+	meta["text_source"] = textSourceValue(source)
 	return history.Entry{
 		ContentType:    history.TypePost,
 		ContentID:      id,
 		ContentSubtype: post.Type,
 		CreatedAt:      m.rn.now,
-		Meta: map[string]any{
-			"locale":                  m.locale,
-			"variation_profile":       m.variation,
-			"has_featured_image":      post.FeaturedMediaID != 0,
-			"template_name":           m.template,
-			"custom_fields_populated": populated,
-			"taxonomies_assigned":     m.taxonomiesOf(post.Terms),
-			"generation_time":         generationTime,
-			"post_status":             statusValue(post.Status),
-			"content_format":          m.format,
-			"text_source":             textSourceValue(source),
-			"run_id":                  m.runID,
-		},
+		Meta:           meta,
 	}
 }
 
