@@ -521,6 +521,9 @@ func wordBefore(text []byte, i int) (int, bool) {
 	if i == 0 {
 		return 0, false
 	}
+	if c := text[i-1]; c < utf8.RuneSelf {
+		return 1, 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
 	r, size := utf8.DecodeLastRune(text[:i])
 	if r < utf8.RuneSelf {
 		return size, 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
