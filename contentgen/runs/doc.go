@@ -53,7 +53,9 @@
 // same instant finds the run cancelled and does nothing), and everything
 // made stays in the history, to be deleted as any other generated
 // content. Resume queues, in one transaction with the status change, one
-// job for each batch a cancelled or failed run has not done.
+// job for each batch a cancelled or failed run has not done; a run that
+// has none left (its last batches, taken before the cancel, counted after
+// it) is succeeded then.
 //
 // # How long a batch may take
 //

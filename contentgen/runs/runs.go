@@ -762,9 +762,11 @@ func (s *Service) dropJobs(ctx context.Context, tx *sql.Tx, run string) error {
 }
 
 // Resume queues again the batches that a cancelled or failed run has not
-// done, and makes it queued (running when it had started). Resuming an
-// active or succeeded run changes nothing. An unknown id is an error
-// matching contentgen.ErrNotFound.
+// done, and makes it queued (running when it had started). A run whose
+// batches are all done by then (batches taken before it stopped may
+// finish and count after it, see Cancel) is made succeeded instead, with
+// nothing queued. Resuming an active or succeeded run changes nothing.
+// An unknown id is an error matching contentgen.ErrNotFound.
 func (s *Service) Resume(ctx context.Context, id string) (*Run, error) {
 	r, err := s.Get(ctx, id)
 	if err != nil {
@@ -817,6 +819,18 @@ func (s *Service) Resume(ctx context.Context, id string) (*Run, error) {
 			// run their batches twice.
 			if err := s.dropJobs(ctx, tx, id); err != nil {
 				return err
+			}
+			if int64(len(done)) >= r.Batches {
+				// Every batch was counted after the run stopped (a
+				// batch taken before the cancel, whose content a
+				// Ledger holds, counts whatever the run's status, and
+				// does not finish a stopped run): no job is left to
+				// finish it, so it finishes here.
+				if _, err := tx.ExecContext(ctx, s.q(`UPDATE `+s.t.runs+` SET status = ?, ended_at = ? WHERE id = ?`),
+					string(StatusSucceeded), s.o.Now().UnixMicro(), id); err != nil {
+					return fmt.Errorf("runs: resuming: %w", err)
+				}
+				return nil
 			}
 			return s.queueBatches(ctx, tx, id, r.queue, r.BatchTimeout, 0, r.Batches, done)
 		})
