@@ -35,8 +35,10 @@
 // succeeded. A failing batch counts an error and is retried by River; a
 // request that stopped fitting the site after it was submitted (its
 // template deleted) fails the run at once, as does a batch that fails
-// every attempt, and the run's queued jobs are removed with that status
-// change.
+// every attempt (River discards it then), and the run's queued jobs are
+// removed with that status change. A failure outside the batch's
+// transaction, a panic included, is heard of through River's
+// ErrorHandler and counts and fails the run alike.
 //
 // Workers in several processes share a run batch by batch: River hands
 // each batch job to one worker at a time. A Service that stops (Stop)

@@ -302,6 +302,7 @@ func New(ctx context.Context, db *sqlstore.DB, gen *contentgen.Generator, opts *
 		RescueStuckJobsAfter: cmp.Or(o.RescueAfter, DefaultBatchTimeout),
 		MaxAttempts:          o.MaxAttempts,
 		RetryPolicy:          retryPolicy{},
+		ErrorHandler:         errorHandler{s: s},
 		PollOnly:             true,
 	}
 	if o.Workers > 0 {

@@ -411,6 +411,85 @@ func (h *hookHost) CreatePosts(ctx context.Context, posts []contentgen.Post) ([]
 	return h.Host.CreatePosts(ctx, posts)
 }
 
+// panicHost is the host of a DB whose CreatePosts panics when given n
+// posts: a worker that fails every attempt of the batch of that size,
+// outside what Work counts itself.
+type panicHost struct {
+	*sqlstore.Host
+	n int
+}
+
+// InTx hands fn the transaction's host, panicking likewise.
+func (h *panicHost) InTx(ctx context.Context, fn func(ctx context.Context, tx contentgen.Host) error) error {
+	return h.Host.InTx(ctx, func(ctx context.Context, tx contentgen.Host) error {
+		return fn(ctx, &panicHost{Host: tx.(*sqlstore.Host), n: h.n})
+	})
+}
+
+func (h *panicHost) CreatePosts(ctx context.Context, posts []contentgen.Post) ([]int64, error) {
+	if len(posts) == h.n {
+		panic("the worker fails on this batch")
+	}
+	return h.Host.CreatePosts(ctx, posts)
+}
+
+// jobStates counts the River jobs of run id's batches by state.
+func jobStates(t *testing.T, db *sqlstore.DB, id string) map[string]int {
+	t.Helper()
+	q := `SELECT state, COUNT(*) FROM river_job WHERE args ->> '$.run' = ? GROUP BY state`
+	if db.Engine() == "postgres" {
+		q = `SELECT state, COUNT(*) FROM river_job WHERE args ->> 'run' = $1 GROUP BY state`
+	}
+	rows, err := db.ReadPool().QueryContext(t.Context(), q, id)
+	require.NoError(t, err)
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var state string
+		var n int
+		require.NoError(t, rows.Scan(&state, &n))
+		out[state] = n
+	}
+	require.NoError(t, rows.Err())
+	return out
+}
+
+// TestRunBatchFailsEveryAttempt: a batch whose worker fails on every
+// attempt (here by panicking, which Work does not see) is discarded by
+// River after its last; the run is told and fails, with every attempt
+// counted and the error recorded, and what its other batches made stays
+// counted and tracked.
+func TestRunBatchFailsEveryAttempt(t *testing.T) {
+	for _, e := range engines() {
+		t.Run(e.name, func(t *testing.T) {
+			db := e.open(t)
+			site(t, db)
+			// The last batch of 23 posts in batches of 5 has 3.
+			gen, err := contentgen.New(&panicHost{Host: db.Host(nil), n: 3}, nil, nil)
+			require.NoError(t, err)
+			s := service(t, db, gen, &runs.Options{Workers: 1, WorkerName: "w", MaxAttempts: 3})
+			require.NoError(t, s.Start(t.Context()))
+			r, err := s.Submit(t.Context(), runs.Request{Kind: runs.KindPosts, Count: 23, BatchSize: 5,
+				Posts: &contentgen.PostsRequest{SetFeaturedImage: new(false), AutoTaxonomies: new(false)}})
+			require.NoError(t, err)
+			require.EqualValues(t, 5, r.Batches)
+
+			r = follow(t, s, r.ID)
+			require.Equal(t, runs.StatusFailed, r.Status)
+			require.False(t, r.EndedAt.IsZero())
+			require.EqualValues(t, 3, r.Errors, "each attempt of the batch counts")
+			require.Equal(t, "generation failed", r.LastError)
+			require.EqualValues(t, 4, r.BatchesDone, "the other batches were done")
+			require.EqualValues(t, 20, r.Done)
+			require.Equal(t, 20, generatedPosts(t, db), "what the other batches made stays tracked")
+			// The run fails as River hears of the last attempt, before it
+			// records the job discarded; Stop waits for that.
+			require.NoError(t, s.Stop(t.Context()))
+			require.Equal(t, map[string]int{"completed": 4, "discarded": 1}, jobStates(t, db, r.ID))
+		})
+	}
+}
+
 // TestRunBatchTimeout: a run's batches may take a time chosen when it is
 // submitted by what they do; a batch past it is cancelled, counted as a
 // failed attempt, and made by its next.

@@ -7,10 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/contentgen/contentgen/contentgen"
 )
@@ -174,24 +176,57 @@ func (s *Service) failed(ctx context.Context, r *Run, job *river.Job[batchArgs],
 		return err
 	}
 	s.o.Logger.Error("runs: batch failed", "run", r.ID, "batch", job.Args.Batch, "attempt", job.Attempt, "err", err)
-	msg := "generation failed"
-	var ce *contentgen.Error
-	switch {
-	case ctx.Err() != nil:
+	msg := clientMessage(err)
+	if ctx.Err() != nil {
 		// Past its time: a failed attempt like any other.
 		msg = fmt.Sprintf("batch %d took longer than its %s", job.Args.Batch, (&batchWorker{s: s}).Timeout(job))
-	case errors.As(err, &ce) && ce.Message != "":
-		msg = ce.Message
 	}
 	final := permanent(err) || job.Attempt >= job.MaxAttempts
-	q := `UPDATE ` + s.t.runs + ` SET errors = errors + 1, last_error = ? WHERE id = ?`
-	args := []any{msg, r.ID}
-	if final {
-		q = `UPDATE ` + s.t.runs + ` SET errors = errors + 1, last_error = ?, status = CASE WHEN status IN (?, ?) THEN ? ELSE status END, ended_at = CASE WHEN status IN (?, ?) THEN ? ELSE ended_at END WHERE id = ?`
-		now := s.o.Now().UnixMicro()
-		args = []any{msg, string(StatusQueued), string(StatusRunning), string(StatusFailed), string(StatusQueued), string(StatusRunning), now, r.ID}
+	s.recordFailure(ctx, r.ID, msg, true, final)
+	if permanent(err) {
+		return river.JobCancel(counted{err})
 	}
-	uerr := s.db.InTx(context.WithoutCancel(ctx), func(ctx context.Context) error {
+	return counted{err}
+}
+
+// clientMessage is the client-safe message of err, the failure of a
+// batch: the message of a *contentgen.Error, else "generation failed".
+func clientMessage(err error) string {
+	var ce *contentgen.Error
+	if errors.As(err, &ce) && ce.Message != "" {
+		return ce.Message
+	}
+	return "generation failed"
+}
+
+// counted is the error of a failed attempt of a batch that failed
+// counted, and that fails the run when it is the batch's last.
+type counted struct{ error }
+
+func (e counted) Unwrap() error { return e.error }
+
+// recordFailure records, in one transaction, a failed attempt of a batch
+// of run: when count, it counts it with msg as the run's last error; when
+// final (the batch will not run again), it fails the run, if still
+// active, and removes its queued batches, which are not to run.
+func (s *Service) recordFailure(ctx context.Context, run, msg string, count, final bool) {
+	if !count && !final {
+		return
+	}
+	var set []string
+	var args []any
+	if count {
+		set = append(set, `errors = errors + 1`, `last_error = ?`)
+		args = append(args, msg)
+	}
+	if final {
+		now := s.o.Now().UnixMicro()
+		set = append(set, `status = CASE WHEN status IN (?, ?) THEN ? ELSE status END`, `ended_at = CASE WHEN status IN (?, ?) THEN ? ELSE ended_at END`)
+		args = append(args, string(StatusQueued), string(StatusRunning), string(StatusFailed), string(StatusQueued), string(StatusRunning), now)
+	}
+	args = append(args, run)
+	q := `UPDATE ` + s.t.runs + ` SET ` + strings.Join(set, ", ") + ` WHERE id = ?`
+	err := s.db.InTx(context.WithoutCancel(ctx), func(ctx context.Context) error {
 		return s.db.WithSQLTx(ctx, func(tx *sql.Tx) error {
 			if _, err := tx.ExecContext(ctx, s.q(q), args...); err != nil {
 				return err
@@ -199,18 +234,46 @@ func (s *Service) failed(ctx context.Context, r *Run, job *river.Job[batchArgs],
 			if !final {
 				return nil
 			}
-			// The run failed: its other batches are not to run.
-			return s.dropJobs(ctx, tx, r.ID)
+			return s.dropJobs(ctx, tx, run)
 		})
 	})
-	if uerr != nil {
-		s.o.Logger.Error("runs: recording a failed batch", "run", r.ID, "err", uerr)
+	if err != nil {
+		s.o.Logger.Error("runs: recording a failed batch", "run", run, "err", err)
 	}
 	s.notify()
-	if permanent(err) {
-		return river.JobCancel(err)
+}
+
+// errorHandler hears from River of every failed attempt of a batch: those
+// that Work did not count (an error outside the batch's transaction, such
+// as reading the run, or a panic) are counted here, and the last attempt
+// of a batch, which River then discards, fails its run, as Work's own
+// failures do; else the run would stay active, waiting for a batch that
+// never runs again.
+type errorHandler struct{ s *Service }
+
+func (h errorHandler) HandleError(ctx context.Context, job *rivertype.JobRow, err error) *river.ErrorHandlerResult {
+	h.s.attemptFailed(ctx, job, err)
+	return nil
+}
+
+func (h errorHandler) HandlePanic(ctx context.Context, job *rivertype.JobRow, panicVal any, trace string) *river.ErrorHandlerResult {
+	h.s.attemptFailed(ctx, job, fmt.Errorf("panic: %v\n%s", panicVal, trace))
+	return nil
+}
+
+// attemptFailed records the failed attempt job of a batch with err,
+// unless Work counted it.
+func (s *Service) attemptFailed(ctx context.Context, job *rivertype.JobRow, err error) {
+	if job.Kind != jobKind || errors.As(err, new(counted)) {
+		return
 	}
-	return err
+	var args batchArgs
+	if jerr := json.Unmarshal(job.EncodedArgs, &args); jerr != nil {
+		s.o.Logger.Error("runs: reading the arguments of a failed batch", "job", job.ID, "err", jerr)
+		return
+	}
+	s.o.Logger.Error("runs: batch failed", "run", args.Run, "batch", args.Batch, "attempt", job.Attempt, "err", err)
+	s.recordFailure(ctx, args.Run, clientMessage(err), true, job.Attempt >= job.MaxAttempts)
 }
 
 // generate makes batch b of r through the Generator, with ctx, which
