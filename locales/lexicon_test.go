@@ -264,7 +264,7 @@ func TestBrokenLexiconsAreErrors(t *testing.T) {
 		"empty type":    {strings.Replace(full, "event = festival week ; night market ; walking tour\n", "", 1), `topic travel has no event`},
 		"unknown tag":   {full + "\n[frames.extra]\n{act:knack.base} here.\n", `no entry has the tag "knack"`},
 		"no subject":    {strings.Replace(full, "@travel/packing light", "@travel/packing heavy", 1), `"packing heavy" is no subject of @travel`},
-		"dynamic title": {strings.Replace(full, "subject = budget travel ;", "subject = budget travel in {2020-2024} ;", 1), `a subject is found back in titles`},
+		"dynamic title": {strings.Replace(full, "= budget travel ;", "= budget travel in {2020-2024} ;", 1), `a subject is found back in titles`},
 		"unknown list":  {strings.Replace(full, "luggage shop on {street}|", "luggage shop on {avenue}|", 1), `unknown {avenue}`},
 		"bad range":     {strings.Replace(full, "price={$80-150}", "price={$150-80}", 1), `bad number range`},
 		"convert":       {strings.Replace(full, "lex.invariant = p u", "lex.invariant = p u\nlex.convert = °F:K", 1), `unknown conversion "°F:K"`},

@@ -119,6 +119,12 @@ func vocabulary(p *Pack) map[string]bool {
 		}
 	}
 	if lx := p.lex; lx != nil {
+		// A locale that converts the units of the lexicon it extends
+		// (lex.convert) writes the units it converts to: "22°C", "£40".
+		for c := range unitConvs {
+			_, to, _ := strings.Cut(c, ":")
+			add(to)
+		}
 		for _, e := range lx.entries {
 			for _, f := range e.fields {
 				add(f)
