@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -182,7 +181,7 @@ func (s *Service) failed(ctx context.Context, r *Run, job *river.Job[batchArgs],
 		msg = fmt.Sprintf("batch %d took longer than its %s", job.Args.Batch, (&batchWorker{s: s}).Timeout(job))
 	}
 	final := permanent(err) || job.Attempt >= job.MaxAttempts
-	s.recordFailure(ctx, r.ID, msg, true, final)
+	s.recordFailure(ctx, r.ID, msg, final)
 	if permanent(err) {
 		return river.JobCancel(counted{err})
 	}
@@ -199,33 +198,25 @@ func clientMessage(err error) string {
 	return "generation failed"
 }
 
-// counted is the error of a failed attempt of a batch that failed
-// counted, and that fails the run when it is the batch's last.
+// counted marks the error of a failed attempt that Work counted itself
+// (failing the run when the attempt was the batch's last), so that
+// errorHandler does not count it again.
 type counted struct{ error }
 
 func (e counted) Unwrap() error { return e.error }
 
-// recordFailure records, in one transaction, a failed attempt of a batch
-// of run: when count, it counts it with msg as the run's last error; when
-// final (the batch will not run again), it fails the run, if still
-// active, and removes its queued batches, which are not to run.
-func (s *Service) recordFailure(ctx context.Context, run, msg string, count, final bool) {
-	if !count && !final {
-		return
-	}
-	var set []string
-	var args []any
-	if count {
-		set = append(set, `errors = errors + 1`, `last_error = ?`)
-		args = append(args, msg)
-	}
+// recordFailure counts, in one transaction, a failed attempt of a batch
+// of run, with msg as the run's last error; when final (the batch will
+// not run again), it also fails the run, if still active, and removes its
+// queued batches, which are not to run.
+func (s *Service) recordFailure(ctx context.Context, run, msg string, final bool) {
+	q := `UPDATE ` + s.t.runs + ` SET errors = errors + 1, last_error = ? WHERE id = ?`
+	args := []any{msg, run}
 	if final {
+		q = `UPDATE ` + s.t.runs + ` SET errors = errors + 1, last_error = ?, status = CASE WHEN status IN (?, ?) THEN ? ELSE status END, ended_at = CASE WHEN status IN (?, ?) THEN ? ELSE ended_at END WHERE id = ?`
 		now := s.o.Now().UnixMicro()
-		set = append(set, `status = CASE WHEN status IN (?, ?) THEN ? ELSE status END`, `ended_at = CASE WHEN status IN (?, ?) THEN ? ELSE ended_at END`)
-		args = append(args, string(StatusQueued), string(StatusRunning), string(StatusFailed), string(StatusQueued), string(StatusRunning), now)
+		args = []any{msg, string(StatusQueued), string(StatusRunning), string(StatusFailed), string(StatusQueued), string(StatusRunning), now, run}
 	}
-	args = append(args, run)
-	q := `UPDATE ` + s.t.runs + ` SET ` + strings.Join(set, ", ") + ` WHERE id = ?`
 	err := s.db.InTx(context.WithoutCancel(ctx), func(ctx context.Context) error {
 		return s.db.WithSQLTx(ctx, func(tx *sql.Tx) error {
 			if _, err := tx.ExecContext(ctx, s.q(q), args...); err != nil {
@@ -273,7 +264,7 @@ func (s *Service) attemptFailed(ctx context.Context, job *rivertype.JobRow, err 
 		return
 	}
 	s.o.Logger.Error("runs: batch failed", "run", args.Run, "batch", args.Batch, "attempt", job.Attempt, "err", err)
-	s.recordFailure(ctx, args.Run, clientMessage(err), true, job.Attempt >= job.MaxAttempts)
+	s.recordFailure(ctx, args.Run, clientMessage(err), job.Attempt >= job.MaxAttempts)
 }
 
 // generate makes batch b of r through the Generator, with ctx, which
