@@ -24,6 +24,6 @@ func Example() {
 	// Output:
 	// de_DE
 	// Maja Wendt maja.wendt@beispiel.example
-	// Meine Ausrüstung für das Debugging
+	// Meine Ausrüstung fürs Debugging
 	// 7. März 2024 1.234,50
 }
