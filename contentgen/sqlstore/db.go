@@ -148,7 +148,7 @@ func open(ctx context.Context, dsn string, opts *Options, upTo int) (*DB, error)
 	case isMySQLDSN(dsn):
 		err = db.openMySQL(ctx, dsn, o)
 	default:
-		err = db.openSQLite(dsn, o)
+		err = db.openSQLite(ctx, dsn, o)
 	}
 	if err != nil {
 		return nil, err
@@ -182,7 +182,7 @@ func (db *DB) openPostgres(dsn string, o Options) error {
 	return nil
 }
 
-func (db *DB) openSQLite(dsn string, o Options) error {
+func (db *DB) openSQLite(ctx context.Context, dsn string, o Options) error {
 	path, query, memory := splitSQLiteDSN(dsn)
 	if path == "" && !memory {
 		return fmt.Errorf("sqlstore: DSN %q names no SQLite file", dsn)
@@ -203,13 +203,16 @@ func (db *DB) openSQLite(dsn string, o Options) error {
 		db.w, db.r = p, p
 		return nil
 	}
-	params.Add("_pragma", "journal_mode(WAL)")
 	params.Add("_pragma", "synchronous(NORMAL)")
 	w, err := sql.Open("sqlite", "file:"+path+"?"+params.Encode()+query)
 	if err != nil {
 		return fmt.Errorf("sqlstore: opening SQLite: %w", err)
 	}
 	oneConn(w)
+	if err := db.walMode(ctx, w, o.BusyTimeout); err != nil {
+		_ = w.Close()
+		return err
+	}
 	r, err := sql.Open("sqlite", "file:"+path+"?"+params.Encode()+query)
 	if err != nil {
 		_ = w.Close()
@@ -219,6 +222,34 @@ func (db *DB) openSQLite(dsn string, o Options) error {
 	r.SetMaxIdleConns(o.MaxConns)
 	db.w, db.r = w, r
 	return nil
+}
+
+// walMode puts the SQLite file of w in WAL mode, which the file keeps
+// for every later connection. Switching needs the file's exclusive lock,
+// and SQLite answers SQLITE_BUSY at once, without waiting the busy
+// timeout, when waiting could deadlock: as when several processes or
+// DBs open a new file together and each asks to switch. So a busy
+// answer is retried, with short growing pauses, for up to the busy
+// timeout.
+func (db *DB) walMode(ctx context.Context, w *sql.DB, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	pause := time.Millisecond
+	for {
+		var mode string
+		err := w.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode)
+		if err == nil || isSQLiteCorrupt(err) {
+			// A damaged file is refused by checkFile, with the
+			// message that says what to do.
+			return nil
+		}
+		if !isSQLiteBusy(err) || time.Now().After(deadline) {
+			return fail(ctx, "setting WAL mode", err)
+		}
+		if err := db.sleep(ctx, pause); err != nil {
+			return err
+		}
+		pause = min(2*pause, 50*time.Millisecond)
+	}
 }
 
 // oneConn makes p keep exactly one connection, open for its lifetime.

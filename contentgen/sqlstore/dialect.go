@@ -547,6 +547,13 @@ func (postgresDialect) insertID(ctx context.Context, q querier, stmt string, arg
 
 // isSQLiteCorrupt reports whether err is SQLite's report of a damaged
 // database: SQLITE_CORRUPT or SQLITE_NOTADB, with any extended code.
+// isSQLiteBusy reports whether err is SQLite's SQLITE_BUSY (any extended
+// code).
+func isSQLiteBusy(err error) bool {
+	var e *msqlite.Error
+	return errors.As(err, &e) && e.Code()&0xff == sqlite3.SQLITE_BUSY
+}
+
 func isSQLiteCorrupt(err error) bool {
 	var e *msqlite.Error
 	if !errors.As(err, &e) {
