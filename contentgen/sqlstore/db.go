@@ -209,9 +209,13 @@ func (db *DB) openSQLite(ctx context.Context, dsn string, o Options) error {
 		return fmt.Errorf("sqlstore: opening SQLite: %w", err)
 	}
 	oneConn(w)
-	if err := db.walMode(ctx, w, o.BusyTimeout); err != nil {
-		_ = w.Close()
-		return err
+	// A DSN that sets its own journal mode keeps it: its parameters come
+	// after Open's, as the doc of Open says.
+	if !strings.Contains(query, "journal_mode") {
+		if err := db.walMode(ctx, w, o.BusyTimeout); err != nil {
+			_ = w.Close()
+			return err
+		}
 	}
 	r, err := sql.Open("sqlite", "file:"+path+"?"+params.Encode()+query)
 	if err != nil {

@@ -136,6 +136,21 @@ func TestConcurrentOpen(t *testing.T) {
 	}
 }
 
+// TestSQLiteJournalMode checks that a SQLite file is opened in WAL mode,
+// which lets reads run beside the one writer, and that a DSN naming its
+// own journal mode keeps it.
+func TestSQLiteJournalMode(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct{ query, want string }{{"", "wal"}, {"?_pragma=journal_mode(DELETE)", "delete"}} {
+		db, err := Open(ctx, "file:"+filepath.Join(t.TempDir(), "test.db")+c.query, nil)
+		require.NoError(t, err)
+		var mode string
+		require.NoError(t, db.r.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode))
+		require.Equal(t, c.want, mode, "DSN query %q", c.query)
+		require.NoError(t, db.Close())
+	}
+}
+
 func TestSplitStatements(t *testing.T) {
 	got := splitStatements("-- comment;\nCREATE TABLE a (\n\tx INT\n);\nCREATE INDEX b ON a (x);\n\n")
 	require.Equal(t, []string{"CREATE TABLE a (\n\tx INT\n)", "CREATE INDEX b ON a (x)"}, got)
